@@ -1,0 +1,1 @@
+export { FHEliumError, ExecutionError, ExecutionInputError } from './errors.js';
