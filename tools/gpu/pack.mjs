@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// Packs what the GPU machine needs into `.gpu/` (ignored by git), so that one device call can run
+// the whole test suite and the benchmarks there. The GPU machine has CUDA but no Node.js and no
+// network; the working tree travels by itself, so only ignored things are packed:
+//   .gpu/node.xz              this machine's `node` binary, xz-compressed
+//   .gpu/node_modules.tar.xz  the runtime closure of the test tools (vitest, fast-check) and the
+//                             workspace links, not the build tools (nx, typescript, cmake-js)
+//   .gpu/build.tar.xz         every package's dist/ and the native addon built here with CUDA
+// Then, with the device tool: run `bash tools/gpu/remote.sh` with carry ['.gpu'] (see README).
+//
+// Usage: node tools/gpu/pack.mjs [--skip-build]
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, lstatSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const out = join(root, '.gpu');
+const say = (msg) => console.log(`[gpu:pack] ${msg}`);
+
+/** Test-time packages whose dependency closure must travel. */
+const RUNTIME_ROOTS = ['vitest', 'fast-check'];
+
+function run(cmd, args, opts = {}) {
+  execFileSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
+}
+
+/** Resolves a dependency the way Node does: nested node_modules first, then upwards. */
+function resolvePackageDir(name, fromDir) {
+  let dir = fromDir;
+  for (;;) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dir === root) return null;
+    dir = dirname(dir);
+  }
+}
+
+function closure(roots) {
+  const seen = new Set();
+  const stack = roots.map((name) => ({ name, from: root, optional: false }));
+  while (stack.length > 0) {
+    const { name, from, optional } = stack.pop();
+    const dir = resolvePackageDir(name, from);
+    if (dir === null) {
+      if (optional) continue; // optional dependencies for other platforms are not installed
+      throw new Error(`cannot find ${name} (needed from ${relative(root, from) || '.'}); run npm ci first`);
+    }
+    if (seen.has(dir)) continue;
+    seen.add(dir);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    for (const dep of Object.keys(pkg.dependencies ?? {})) stack.push({ name: dep, from: dir, optional: false });
+    for (const dep of Object.keys(pkg.optionalDependencies ?? {})) stack.push({ name: dep, from: dir, optional: true });
+    for (const dep of Object.keys(pkg.peerDependencies ?? {})) stack.push({ name: dep, from: dir, optional: true });
+  }
+  return [...seen].map((dir) => relative(root, dir)).sort();
+}
+
+function workspaceLinks() {
+  const scope = join(root, 'node_modules', '@fhelium');
+  return readdirSync(scope)
+    .filter((name) => lstatSync(join(scope, name)).isSymbolicLink())
+    .map((name) => relative(root, join(scope, name)));
+}
+
+function main() {
+  const skipBuild = process.argv.includes('--skip-build');
+  if (!skipBuild) {
+    say('building every package (npm run build)');
+    run('npm', ['run', 'build']);
+  }
+  const addon = join(root, 'packages/cuda-native/build/Release/fhelium_native.node');
+  if (!existsSync(addon)) throw new Error(`the native addon is missing at ${addon}; build it first`);
+  const symbols = execFileSync('nm', ['-D', '--defined-only', addon], { encoding: 'utf8' });
+  const strings = execFileSync('strings', [addon], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (!/cudaGetDeviceCount|cudart/i.test(symbols + strings)) {
+    throw new Error('the native addon was built without CUDA (is nvcc on PATH, FHELIUM_BACKENDS unset?)');
+  }
+
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+
+  say('compressing node');
+  execFileSync('sh', ['-c', `xz -T2 -6 -c "${process.execPath}" > "${join(out, 'node.xz')}"`], { stdio: 'inherit' });
+
+  const modules = [...closure(RUNTIME_ROOTS), ...workspaceLinks(), 'node_modules/.bin'];
+  say(`packing ${modules.length} node_modules entries`);
+  run('tar', ['-cJf', join(out, 'node_modules.tar.xz'), ...modules]);
+
+  const builds = readdirSync(join(root, 'packages'))
+    .map((name) => `packages/${name}/dist`)
+    .filter((path) => existsSync(join(root, path)));
+  builds.push('packages/cuda-native/build/Release/fhelium_native.node');
+  say(`packing ${builds.join(', ')}`);
+  run('tar', ['-cJf', join(out, 'build.tar.xz'), ...builds]);
+
+  let total = 0;
+  for (const file of readdirSync(out)) {
+    const size = statSync(join(out, file)).size;
+    total += size;
+    say(`${file}: ${(size / 2 ** 20).toFixed(1)} MiB`);
+  }
+  say(`total ${(total / 2 ** 20).toFixed(1)} MiB (the device tool carries at most 64 MiB with the tree)`);
+  say("next: device run with carry ['.gpu'] and command `bash tools/gpu/remote.sh` (README: Contributing)");
+}
+
+main();

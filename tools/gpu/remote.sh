@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (through the device tool, with carry ['.gpu'] packed by
+# tools/gpu/pack.mjs): unpacks Node, the test tools and the builds, then runs the whole test suite
+# with FHELIUM_REQUIRE_CUDA=1 (CUDA tests fail instead of skipping) and the benchmarks.
+# Results go to $OUT (at most 8 files come back):
+#   env.txt        GPU, driver, node, commit, date
+#   tests.log      the full console output of every package's tests
+#   tests.json     counts per package (tools/test-summary.mjs)
+#   bench.json     every benchmark's JSON, one object per script
+#   bench.log      benchmark console output
+#   selftest.txt   the native kernel self-test, when it was built
+# Usage: bash tools/gpu/remote.sh [tests] [bench] [selftest]   (default: all three)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+: "${OUT:?OUT must name the folder whose files come back}"
+phases="${*:-tests bench selftest}"
+has() { [[ " $phases " == *" $1 "* ]]; }
+
+tools=/tmp/fhelium-node
+mkdir -p "$tools/bin"
+xz -dc .gpu/node.xz > "$tools/bin/node" && chmod +x "$tools/bin/node" || { echo "cannot unpack node"; exit 2; }
+export PATH="$tools/bin:$PATH"
+tar -xJf .gpu/node_modules.tar.xz || { echo "cannot unpack node_modules"; exit 2; }
+tar -xJf .gpu/build.tar.xz || { echo "cannot unpack the builds"; exit 2; }
+
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
+  echo "node: $(node --version)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>&1 | sed 's/^/gpu: /'
+} | tee "$OUT/env.txt"
+
+status=0
+if has tests; then
+  started=$(( $(date +%s) * 1000 ))
+  export FHELIUM_REQUIRE_CUDA=1
+  for dir in packages/*/; do
+    [ -d "$dir/src" ] || continue
+    echo "=== tests: $dir" | tee -a "$OUT/tests.log"
+    (cd "$dir" && node ../../node_modules/vitest/vitest.mjs run --reporter=default --reporter=json \
+      --outputFile.json=test-results/vitest.json) >> "$OUT/tests.log" 2>&1 || status=1
+  done
+  node tools/test-summary.mjs --since "$started" --json "$OUT/tests.json" | tee -a "$OUT/tests.log"
+  unset FHELIUM_REQUIRE_CUDA
+fi
+
+if has bench; then
+  node tools/gpu/run-benchmarks.mjs "$OUT/bench.json" 2>&1 | tee "$OUT/bench.log" || status=1
+fi
+
+if has selftest; then
+  selftest=packages/cuda-native/build/Release/kernel_selftest
+  if [ -x "$selftest" ]; then
+    "$selftest" > "$OUT/selftest.txt" 2>&1 || status=1
+    tail -n 40 "$OUT/selftest.txt"
+  else
+    echo "no kernel self-test binary was packed; skipped"
+  fi
+fi
+exit $status
