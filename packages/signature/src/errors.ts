@@ -12,9 +12,49 @@ export class ExecutionError extends FHEliumError {
 }
 
 /**
+ * Where and how an input differs from what was expected; every field is optional so that
+ * subclasses and callers without a tree path can still construct the error from a message.
+ */
+export interface ExecutionInputErrorOptions extends ErrorOptions {
+  /** The node that differs, in the notation of `ValueTreeSignature.validate` (`value[0].weights`). */
+  readonly path?: string;
+  /**
+   * What differs at that node: `node kind`, `shape`, `record keys`, `metadata.level`,
+   * `tensor "c0" stride`...
+   */
+  readonly field?: string;
+  /** What the signature expected, as shown in the message. */
+  readonly expected?: string;
+  /** What the input held instead, as shown in the message. */
+  readonly found?: string;
+}
+
+/**
  * Input to the execution layer that does not match what was expected: its message names the node
- * (a path such as `value[0].operands[1]`), what was expected and what was found.
+ * (a path such as `value[0].operands[1]`), what was expected and what was found. The same parts
+ * are available as `path`, `field`, `expected` and `found` when the thrower knew them
+ * (`ValueTreeSignature.validate` always sets all four).
  */
 export class ExecutionInputError extends ExecutionError {
   override name = 'ExecutionInputError';
+  /** The node that differs (`value[0].operands[1]`), or `undefined` if not known. */
+  readonly path: string | undefined;
+  /** The field of that node that differs (`stride`, `metadata.level`), or `undefined`. */
+  readonly field: string | undefined;
+  /** What was expected there, or `undefined`. */
+  readonly expected: string | undefined;
+  /** What was found there, or `undefined`. */
+  readonly found: string | undefined;
+
+  /**
+   * @param message - The full, self-contained message (it should already name path, expected and found).
+   * @param options - The same parts as separate fields, plus an optional `cause`.
+   */
+  constructor(message: string, options: ExecutionInputErrorOptions = {}) {
+    super(message, 'cause' in options ? { cause: options.cause } : undefined);
+    this.path = options.path;
+    this.field = options.field;
+    this.expected = options.expected;
+    this.found = options.found;
+  }
 }

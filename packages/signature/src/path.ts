@@ -1,0 +1,105 @@
+/**
+ * The path notation of every message in this package:
+ *
+ * - the root is a label chosen by the caller (`value` by default);
+ * - an array element is `[3]`;
+ * - a record (plain object) key that is an identifier is `.weights`, any other key is
+ *   `["odd key"]` (JSON-quoted, so `["0"]` is a record key and `[0]` an array index);
+ * - a Map entry is `.get("key")` or `.get(3)`, which is also the JavaScript that reaches it;
+ * - inside exact metadata the same rules apply below the root `metadata`
+ *   (`metadata.basis.primes[3]`).
+ */
+
+/** Options of the functions that walk a tree and report paths. */
+export interface PathOptions {
+  /** Label of the root in error paths; default `value` (or what the function documents). */
+  readonly path?: string;
+}
+
+/**
+ * The root label from `options`, checked.
+ *
+ * @throws TypeError if `options` is not an object or `options.path` is not a string.
+ */
+export function rootLabel(options: PathOptions | undefined, fallback: string): string {
+  if (options === undefined) return fallback;
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`options: expected an object such as { path: 'value' }, found ${typeof options}`);
+  }
+  const label: unknown = options.path ?? fallback;
+  if (typeof label !== 'string') throw new TypeError(`options.path: expected a string, found ${typeof label}`);
+  return label;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** `[index]`. */
+export function indexSegment(index: number): string {
+  return `[${index}]`;
+}
+
+/** `.key` for identifiers, `["key"]` otherwise. */
+export function keySegment(key: string): string {
+  return IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}
+
+/** `.get("key")` or `.get(3)`. */
+export function mapKeySegment(key: string | number): string {
+  return `.get(${typeof key === 'number' ? String(key) : JSON.stringify(key)})`;
+}
+
+/**
+ * A path under construction during a walk. Segments are kept raw and only formatted when an
+ * error needs them, so walking a large tree that matches costs no string building.
+ */
+export class PathTracker {
+  private readonly kinds: number[] = [];
+  private readonly keys: (string | number)[] = [];
+
+  /** @param root - The label of the root node. */
+  constructor(readonly root: string) {}
+
+  /** Number of segments below the root. */
+  get depth(): number {
+    return this.kinds.length;
+  }
+
+  /** Enter array element `index`. */
+  pushIndex(index: number): void {
+    this.kinds.push(0);
+    this.keys.push(index);
+  }
+
+  /** Enter record (or metadata object) key `key`. */
+  pushKey(key: string): void {
+    this.kinds.push(1);
+    this.keys.push(key);
+  }
+
+  /** Enter Map entry `key`. */
+  pushMapKey(key: string | number): void {
+    this.kinds.push(2);
+    this.keys.push(key);
+  }
+
+  /** Leave the innermost segment. */
+  pop(): void {
+    this.kinds.pop();
+    this.keys.pop();
+  }
+
+  /**
+   * The formatted path of the first `depth` segments (all of them by default).
+   *
+   * @param depth - How many segments below the root to include.
+   */
+  format(depth: number = this.kinds.length): string {
+    let out = this.root;
+    for (let i = 0; i < depth; i += 1) {
+      const key = this.keys[i] as string | number;
+      const kind = this.kinds[i];
+      out += kind === 0 ? indexSegment(key as number) : kind === 1 ? keySegment(key as string) : mapKeySegment(key);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,169 @@
+import { isRegisteredExactValue } from './ExactValueRegistry.js';
+import { isTensorLike, type TensorLike } from './TensorLike.js';
+import { isTensorResident } from './TensorResident.js';
+import { sameDims, type TensorSignature } from './TensorSignature.js';
+import type { ValueSignature } from './ValueSignature.js';
+import type { ValueTreeSignature } from './ValueTreeSignature.js';
+import { classifyNode, describeNode } from './classifyNode.js';
+import { describeValue, formatDims, formatKeyChange, formatKeyList, quote } from './describe.js';
+import { ExecutionInputError } from './errors.js';
+import { compareObjectKeys } from './keyOrder.js';
+import { diffMetadata } from './metadataDiff.js';
+import { PathTracker } from './path.js';
+import { readDenseArray, readPlainObjectEntries } from './plainData.js';
+
+/**
+ * The walk behind `ValueTreeSignature.validate`: follows the signature (which is finite and
+ * acyclic), so a cyclic or huge candidate cannot make it loop, and reads the candidate only.
+ *
+ * @param signature - The expected tree.
+ * @param value - The candidate.
+ * @param root - Label of the root in paths.
+ * @throws ExecutionInputError at the first mismatch in canonical order (see `validate`).
+ */
+export function validateTree(signature: ValueTreeSignature, value: unknown, root: string): void {
+  checkNode(signature, value, new PathTracker(root));
+}
+
+function fail(path: PathTracker, field: string, expected: string, found: string): never {
+  const where = path.format();
+  throw new ExecutionInputError(`${where}: ${field}: expected ${expected}, found ${found}`, { path: where, field, expected, found });
+}
+
+function checkNode(signature: ValueTreeSignature, value: unknown, path: PathTracker): void {
+  switch (signature.kind) {
+    case 'tensor': {
+      const leaf = signature.leaf as TensorSignature;
+      if (!isTensorLike(value)) fail(path, 'node kind', leaf.toString(), describeNode(value));
+      checkTensor(leaf, value, path, '');
+      return;
+    }
+    case 'value':
+      checkValue(signature.leaf as ValueSignature, value, path);
+      return;
+    case 'array':
+      checkArray(signature, value, path);
+      return;
+    case 'record':
+      checkRecord(signature, value, path);
+      return;
+    default:
+      checkMap(signature, value, path);
+  }
+}
+
+function checkArray(signature: ValueTreeSignature, value: unknown, path: PathTracker): void {
+  const view = classifyNode(value);
+  if (view.kind !== 'array') return fail(path, 'node kind', signature.toString(), describeNode(value));
+  const items = readDenseArray(view.array);
+  if (typeof items === 'string') return fail(path, 'node kind', signature.toString(), `an array of length ${view.array.length} that is not plain data (${items})`);
+  if (items.length !== signature.children.length) return fail(path, 'array length', String(signature.children.length), String(items.length));
+  signature.children.forEach((child, i) => {
+    path.pushIndex(i);
+    checkNode(child, items[i], path);
+    path.pop();
+  });
+}
+
+function checkRecord(signature: ValueTreeSignature, value: unknown, path: PathTracker): void {
+  const view = classifyNode(value);
+  if (view.kind !== 'record') return fail(path, 'node kind', signature.toString(), describeNode(value));
+  const entries = readPlainObjectEntries(view.record);
+  if (typeof entries === 'string') return fail(path, 'node kind', signature.toString(), `a record that is not plain data (${entries})`);
+  const found = new Map(entries);
+  const expectedKeys = signature.keys as readonly string[];
+  const expectedSet = new Set<string>(expectedKeys);
+  const missing = expectedKeys.filter((key) => !found.has(key));
+  const extra = entries.map(([key]) => key).filter((key) => !expectedSet.has(key)).sort(compareObjectKeys);
+  if (missing.length > 0 || extra.length > 0) {
+    const foundKeys = entries.map(([key]) => key).sort(compareObjectKeys);
+    fail(path, 'record keys', formatKeyList(expectedKeys), `${formatKeyList(foundKeys)} (${formatKeyChange(missing, extra)})`);
+  }
+  signature.children.forEach((child, i) => {
+    const key = expectedKeys[i] as string;
+    path.pushKey(key);
+    checkNode(child, found.get(key), path);
+    path.pop();
+  });
+}
+
+function checkMap(signature: ValueTreeSignature, value: unknown, path: PathTracker): void {
+  const view = classifyNode(value);
+  if (view.kind !== 'map') return fail(path, 'node kind', signature.toString(), describeNode(value));
+  const map = view.map;
+  const expectedSet = new Set<unknown>(signature.keys);
+  const missing = signature.keys.filter((key) => !map.has(key));
+  const extra = sortForDisplay([...map.keys()].filter((key) => !expectedSet.has(key)));
+  if (missing.length > 0 || extra.length > 0) {
+    fail(path, 'map keys', formatKeyList(signature.keys), `${formatKeyList(sortForDisplay([...map.keys()]))} (${formatKeyChange(missing, extra)})`);
+  }
+  signature.children.forEach((child, i) => {
+    const key = signature.keys[i] as string | number;
+    path.pushMapKey(key);
+    checkNode(child, map.get(key), path);
+    path.pop();
+  });
+}
+
+function checkValue(expected: ValueSignature, value: unknown, path: PathTracker): void {
+  if (!isTensorResident(value)) return fail(path, 'node kind', expected.toString(), describeNode(value));
+  if (value.typeName !== expected.typeName) fail(path, 'typeName', quote(expected.typeName), quote(value.typeName));
+  if (!isRegisteredExactValue(value)) {
+    fail(path, 'typeName', `${quote(expected.typeName)} registered as an exact value type`, `${quote(expected.typeName)}, which is not registered (call registerExactValue)`);
+  }
+  if (value.schemaVersion !== expected.schemaVersion) fail(path, 'schemaVersion', String(expected.schemaVersion), String(value.schemaVersion));
+  if (value.contextId !== expected.contextId) fail(path, 'contextId', formatContext(expected.contextId), formatContext(value.contextId));
+  const difference = diffMetadata(expected.metadata, value.exactMetadata());
+  if (difference !== null) fail(path, difference.field, difference.expected, difference.found);
+  const pairs = readEntryPairs(value.tensorEntries(), path);
+  const expectedNames = expected.tensors.map(([name]) => name);
+  const foundNames = pairs.map(([name]) => name);
+  if (foundNames.length !== expectedNames.length || foundNames.some((name, i) => name !== expectedNames[i])) {
+    const foundSet = new Set(foundNames);
+    const expectedSet = new Set(expectedNames);
+    const change = formatKeyChange(
+      expectedNames.filter((name) => !foundSet.has(name)),
+      foundNames.filter((name) => !expectedSet.has(name)),
+    );
+    fail(path, 'tensor entries', formatKeyList(expectedNames), `${formatKeyList(foundNames)} (${change === '' ? 'same names in another order or repeated' : change})`);
+  }
+  expected.tensors.forEach(([name, signature], i) => {
+    const tensor = (pairs[i] as readonly [string, unknown])[1];
+    const field = `tensor ${quote(name)}`;
+    if (!isTensorLike(tensor)) fail(path, field, signature.toString(), describeNode(tensor));
+    checkTensor(signature, tensor, path, `${field} `);
+  });
+}
+
+function checkTensor(expected: TensorSignature, tensor: TensorLike, path: PathTracker, prefix: string): void {
+  if (!sameDims(expected.shape, tensor.shape)) fail(path, `${prefix}shape`, formatDims(expected.shape), formatDims(tensor.shape));
+  if (!sameDims(expected.stride, tensor.stride)) fail(path, `${prefix}stride`, formatDims(expected.stride), formatDims(tensor.stride));
+  if (expected.dtype !== tensor.dtype) fail(path, `${prefix}dtype`, expected.dtype, tensor.dtype);
+}
+
+function readEntryPairs(entries: unknown, path: PathTracker): (readonly [string, unknown])[] {
+  const wanted = 'an array of [name, tensor] pairs';
+  if (!Array.isArray(entries)) return fail(path, 'tensorEntries()', wanted, describeValue(entries));
+  const items = readDenseArray(entries);
+  if (typeof items === 'string') return fail(path, 'tensorEntries()', wanted, `an array that is not plain data (${items})`);
+  return items.map((item, i) => {
+    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string') {
+      return fail(path, `tensorEntries()[${i}]`, 'a [name, tensor] pair with a string name', describeValue(item));
+    }
+    return item as unknown as readonly [string, unknown];
+  });
+}
+
+function formatContext(contextId: string | null): string {
+  return contextId === null ? 'null' : quote(contextId);
+}
+
+function sortForDisplay(keys: unknown[]): unknown[] {
+  const rank = (key: unknown): number => (typeof key === 'number' ? 0 : typeof key === 'string' ? 1 : 2);
+  return keys.sort((a, b) => {
+    const byRank = rank(a) - rank(b);
+    if (byRank !== 0 || rank(a) === 2) return byRank;
+    if (typeof a === 'number') return (a as number) - (b as number);
+    return (a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0;
+  });
+}
