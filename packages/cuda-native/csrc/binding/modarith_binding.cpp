@@ -1,0 +1,95 @@
+// Element-wise modular arithmetic on uint64 RNS limbs (csrc/cpu/modarith.cpp,
+// csrc/cuda/modarith.cu). Arguments: device (-1 CPU), raw pointers as BigInt, sizes as Numbers;
+// TypeScript (src/modarith.ts) validates shapes, dtypes, devices and contiguity before calling.
+#include "binding/binding.h"
+#include "cpu/modarith_kernels.h"
+
+#if FHELIUM_WITH_CUDA
+#include "cuda/modarith_kernels.h"
+#endif
+
+namespace fhelium::binding {
+namespace {
+
+// addMod / subMod / mulMod(device, out, a, b, moduli, batch, limbs, n)
+template <void (*Cpu)(uint64_t*, const uint64_t*, const uint64_t*, const Modulus*, int64_t, int64_t, int64_t),
+          void (*Cuda)(DeviceStream, uint64_t*, const uint64_t*, const uint64_t*, const Modulus*, int64_t, int64_t,
+                       int64_t)>
+napi_value binary_op(Args& a) {
+  const int dev = a.i32(0);
+  auto* out = a.ptr<uint64_t>(1);
+  auto* x = a.ptr<const uint64_t>(2);
+  auto* y = a.ptr<const uint64_t>(3);
+  auto* moduli = a.ptr<const Modulus>(4);
+  const int64_t batch = a.i64(5), limbs = a.i64(6), n = a.i64(7);
+  if (dev == kCpuDevice) {
+    Cpu(out, x, y, moduli, batch, limbs, n);
+  } else {
+    FHELIUM_CUDA_ONLY(Cuda(device_stream(dev), out, x, y, moduli, batch, limbs, n));
+  }
+  return nullptr;
+}
+
+#if FHELIUM_WITH_CUDA
+#define FHELIUM_CUDA_FN(name) &cuda::name
+#else
+// Never called in a CPU-only build (FHELIUM_CUDA_ONLY throws first); keeps the templates uniform.
+void no_cuda_binary(DeviceStream, uint64_t*, const uint64_t*, const uint64_t*, const Modulus*, int64_t, int64_t,
+                    int64_t) {
+  cuda_not_built();
+}
+#define FHELIUM_CUDA_FN(name) &no_cuda_binary
+#endif
+
+napi_value add_mod(Args& a) { return binary_op<&cpu::add_mod, FHELIUM_CUDA_FN(add_mod)>(a); }
+FHELIUM_BINDING("addMod", add_mod)
+napi_value sub_mod(Args& a) { return binary_op<&cpu::sub_mod, FHELIUM_CUDA_FN(sub_mod)>(a); }
+FHELIUM_BINDING("subMod", sub_mod)
+napi_value mul_mod(Args& a) { return binary_op<&cpu::mul_mod, FHELIUM_CUDA_FN(mul_mod)>(a); }
+FHELIUM_BINDING("mulMod", mul_mod)
+
+// negMod(device, out, a, moduli, batch, limbs, n)
+napi_value neg_mod(Args& a) {
+  const int dev = a.i32(0);
+  auto* out = a.ptr<uint64_t>(1);
+  auto* x = a.ptr<const uint64_t>(2);
+  auto* moduli = a.ptr<const Modulus>(3);
+  const int64_t batch = a.i64(4), limbs = a.i64(5), n = a.i64(6);
+  if (dev == kCpuDevice) {
+    cpu::neg_mod(out, x, moduli, batch, limbs, n);
+  } else {
+    FHELIUM_CUDA_ONLY(cuda::neg_mod(device_stream(dev), out, x, moduli, batch, limbs, n));
+  }
+  return nullptr;
+}
+FHELIUM_BINDING("negMod", neg_mod)
+
+// mulModShoup(device, out, a, w, wShoup, moduli, batch, limbs, n)
+napi_value mul_mod_shoup(Args& a) {
+  const int dev = a.i32(0);
+  auto* out = a.ptr<uint64_t>(1);
+  auto* x = a.ptr<const uint64_t>(2);
+  auto* w = a.ptr<const uint64_t>(3);
+  auto* ws = a.ptr<const uint64_t>(4);
+  auto* moduli = a.ptr<const Modulus>(5);
+  const int64_t batch = a.i64(6), limbs = a.i64(7), n = a.i64(8);
+  if (dev == kCpuDevice) {
+    cpu::mul_mod_shoup(out, x, w, ws, moduli, batch, limbs, n);
+  } else {
+    FHELIUM_CUDA_ONLY(cuda::mul_mod_shoup(device_stream(dev), out, x, w, ws, moduli, batch, limbs, n));
+  }
+  return nullptr;
+}
+FHELIUM_BINDING("mulModShoup", mul_mod_shoup)
+
+// shoupPrecompute(device, out, w, moduli, limbs, n): host only (128-bit division).
+napi_value shoup_precompute(Args& a) {
+  const int dev = a.i32(0);
+  FHELIUM_CHECK(dev == kCpuDevice, Argument, "shoupPrecompute runs on CPU tensors only");
+  cpu::shoup_precompute(a.ptr<uint64_t>(1), a.ptr<const uint64_t>(2), a.ptr<const Modulus>(3), a.i64(4), a.i64(5));
+  return nullptr;
+}
+FHELIUM_BINDING("shoupPrecompute", shoup_precompute)
+
+}  // namespace
+}  // namespace fhelium::binding

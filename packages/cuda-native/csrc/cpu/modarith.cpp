@@ -1,0 +1,71 @@
+#include "common/modarith.h"
+
+#include "cpu/modarith_kernels.h"
+
+namespace fhelium::cpu {
+
+namespace {
+
+// Applies op(q-or-modulus, i) over every row; the per-row modulus is hoisted out of the inner loop
+// so the compiler can vectorize the additive kernels.
+template <typename RowFn>
+void for_rows(const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n, RowFn row_fn) {
+  for (int64_t bi = 0; bi < batch; ++bi) {
+    for (int64_t l = 0; l < limbs; ++l) {
+      const int64_t base = (bi * limbs + l) * n;
+      row_fn(moduli[l], base, l * n);
+    }
+  }
+}
+
+}  // namespace
+
+void add_mod(uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus* moduli, int64_t batch,
+             int64_t limbs, int64_t n) {
+  for_rows(moduli, batch, limbs, n, [&](const Modulus& m, int64_t base, int64_t) {
+    const uint64_t q = m.value;
+    for (int64_t i = base; i < base + n; ++i) out[i] = fhelium::add_mod(a[i], b[i], q);
+  });
+}
+
+void sub_mod(uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus* moduli, int64_t batch,
+             int64_t limbs, int64_t n) {
+  for_rows(moduli, batch, limbs, n, [&](const Modulus& m, int64_t base, int64_t) {
+    const uint64_t q = m.value;
+    for (int64_t i = base; i < base + n; ++i) out[i] = fhelium::sub_mod(a[i], b[i], q);
+  });
+}
+
+void neg_mod(uint64_t* out, const uint64_t* a, const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n) {
+  for_rows(moduli, batch, limbs, n, [&](const Modulus& m, int64_t base, int64_t) {
+    const uint64_t q = m.value;
+    for (int64_t i = base; i < base + n; ++i) out[i] = fhelium::neg_mod(a[i], q);
+  });
+}
+
+void mul_mod(uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus* moduli, int64_t batch,
+             int64_t limbs, int64_t n) {
+  for_rows(moduli, batch, limbs, n, [&](const Modulus& m, int64_t base, int64_t) {
+    const Modulus mod = m;
+    for (int64_t i = base; i < base + n; ++i) out[i] = fhelium::mul_mod(a[i], b[i], mod);
+  });
+}
+
+void mul_mod_shoup(uint64_t* out, const uint64_t* a, const uint64_t* w, const uint64_t* w_shoup,
+                   const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n) {
+  for_rows(moduli, batch, limbs, n, [&](const Modulus& m, int64_t base, int64_t wbase) {
+    const uint64_t q = m.value;
+    for (int64_t i = 0; i < n; ++i) {
+      out[base + i] = fhelium::mul_mod_shoup(a[base + i], w[wbase + i], w_shoup[wbase + i], q);
+    }
+  });
+}
+
+void shoup_precompute(uint64_t* out, const uint64_t* w, const Modulus* moduli, int64_t limbs, int64_t n) {
+  for (int64_t l = 0; l < limbs; ++l) {
+    const uint64_t q = moduli[l].value;
+    for (int64_t i = l * n; i < (l + 1) * n; ++i) out[i] = fhelium::shoup_precompute(w[i], q);
+  }
+}
+
+}  // namespace fhelium::cpu

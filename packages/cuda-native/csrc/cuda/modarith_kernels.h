@@ -1,0 +1,24 @@
+// CUDA launchers of the element-wise modular arithmetic kernels; same operations, argument order
+// and layout as csrc/cpu/modarith_kernels.h, plus the stream to enqueue on. Each launcher checks
+// the launch (Error(Cuda) on failure) and never synchronizes.
+#pragma once
+
+#include <cstdint>
+
+#include "common/device_stream.h"
+#include "common/modarith.h"
+
+namespace fhelium::cuda {
+
+void add_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus* moduli,
+             int64_t batch, int64_t limbs, int64_t n);
+void sub_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus* moduli,
+             int64_t batch, int64_t limbs, int64_t n);
+void neg_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, const Modulus* moduli, int64_t batch, int64_t limbs,
+             int64_t n);
+void mul_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus* moduli,
+             int64_t batch, int64_t limbs, int64_t n);
+void mul_mod_shoup(DeviceStream ds, uint64_t* out, const uint64_t* a, const uint64_t* w, const uint64_t* w_shoup,
+                   const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n);
+
+}  // namespace fhelium::cuda
