@@ -1,0 +1,134 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CkksEncodingError } from './errors.js';
+import { coefficientsToRns, rnsToBigIntCoefficients, rnsToCoefficients } from './rns.js';
+
+// Moduli ≡ 1 mod 2^11 of 20, 40, 60 and 61 bits. The conversions only need them odd and pairwise
+// coprime (which the CRT itself checks); they are also prime.
+const P20 = 1032193n;
+const P40 = 1099511480321n;
+const P60 = 1152921504606830593n;
+const P61 = 2305843009213554689n;
+const PRIMES = [P60, P40, P61, P20];
+
+/** Reference residue, by BigInt. */
+const mod = (c: bigint, q: bigint): bigint => ((c % q) + q) % q;
+
+describe('coefficientsToRns', () => {
+  it('writes c mod q_l at [l·N + i] for random float64 integers below 2^53, including negatives', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }), { minLength: 1, maxLength: 64 }), (values) => {
+        const coefficients = Float64Array.from(values);
+        const residues = coefficientsToRns(coefficients, PRIMES);
+        expect(residues.length).toBe(PRIMES.length * values.length);
+        PRIMES.forEach((q, l) => {
+          values.forEach((c, i) => expect(residues[l * values.length + i]).toBe(mod(BigInt(c), q)));
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('handles the edges: 0, −0, ±1, ±(2^53 − 1), and float64 integers beyond 2^53 exactly', () => {
+    const values = [0, -0, 1, -1, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53, -(2 ** 60), 2 ** 62 + 2 ** 40, -(2 ** 70)];
+    const residues = coefficientsToRns(Float64Array.from(values), PRIMES);
+    PRIMES.forEach((q, l) => {
+      values.forEach((c, i) => expect(residues[l * values.length + i], `${c} mod ${q}`).toBe(mod(BigInt(c), q)));
+    });
+  });
+
+  it('accepts bigint coefficients of any size', () => {
+    const values = [0n, -1n, P60 * P40 + 5n, -(P61 ** 3n) - 7n, 2n ** 200n];
+    const residues = coefficientsToRns(values, PRIMES);
+    PRIMES.forEach((q, l) => values.forEach((c, i) => expect(residues[l * values.length + i]).toBe(mod(c, q))));
+  });
+
+  it('refuses non-integers, non-finite values and bad moduli, naming the index', () => {
+    expect(() => coefficientsToRns(Float64Array.from([1, 2.5]), PRIMES)).toThrow(/coefficients\[1\] must be a finite integer, got 2.5/);
+    expect(() => coefficientsToRns(Float64Array.from([Number.NaN]), PRIMES)).toThrow(CkksEncodingError);
+    expect(() => coefficientsToRns(Float64Array.from([Infinity]), PRIMES)).toThrow(/got Infinity/);
+    expect(() => coefficientsToRns([1n, 2 as unknown as bigint], PRIMES)).toThrow(/coefficients\[1\] must be a bigint, got number/);
+    expect(() => coefficientsToRns(new Float64Array(4), [])).toThrow(/non-empty array/);
+    expect(() => coefficientsToRns(new Float64Array(4), [P40, 4n])).toThrow(/primes\[1\] must be an odd bigint modulus/);
+    expect(() => coefficientsToRns(new Float64Array(4), [2n ** 64n + 1n])).toThrow(/primes\[0\]/);
+  });
+});
+
+describe('rnsToCoefficients', () => {
+  it('round-trips |x| < q0/2 exactly from one limb, and |x| < q0·q1/2 (to float rounding) from two', () => {
+    const half0 = (P60 - 1n) / 2n;
+    const half01 = (P60 * P40 - 1n) / 2n;
+    fc.assert(
+      fc.property(
+        fc.array(fc.bigInt({ min: -half0, max: half0 }), { minLength: 1, maxLength: 32 }),
+        fc.array(fc.bigInt({ min: -half01, max: half01 }), { minLength: 1, maxLength: 32 }),
+        (small, large) => {
+          const one = rnsToCoefficients(coefficientsToRns(small, PRIMES), PRIMES, 1);
+          small.forEach((x, i) => expect(one[i]).toBe(Number(x)));
+          const two = rnsToCoefficients(coefficientsToRns(large, PRIMES), PRIMES, 2);
+          large.forEach((x, i) => expect(two[i]).toBe(Number(x)));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('centers at the boundary: (q−1)/2 stays positive, (q+1)/2 becomes −(q−1)/2', () => {
+    const half = (P60 - 1n) / 2n;
+    const residues = coefficientsToRns([half, half + 1n, -half], [P60]);
+    expect([...rnsToCoefficients(residues, [P60], 1)]).toEqual([Number(half), -Number(half), -Number(half)]);
+    const q = P60 * P40;
+    const h = (q - 1n) / 2n;
+    const two = rnsToCoefficients(coefficientsToRns([h, h + 1n, 0n], [P60, P40]), [P60, P40], 2);
+    expect([...two]).toEqual([Number(h), -Number(h), 0]);
+  });
+
+  it('reconstructs exactly the float64 integers the encoder produces', () => {
+    const values = Float64Array.from([0, 1, -1, 2 ** 52, -(2 ** 52) + 3, 123456789012345, -987654321]);
+    expect(rnsToCoefficients(coefficientsToRns(values, PRIMES), PRIMES, 1)).toEqual(values.map((v) => v + 0));
+    expect(rnsToCoefficients(coefficientsToRns(values, PRIMES), PRIMES)).toEqual(values.map((v) => v + 0));
+    // With a 20-bit first limb, one limb cannot hold 2^52 but two (q0 = 2^20, q1 = 2^40) can.
+    const order = [P20, P40];
+    expect(rnsToCoefficients(coefficientsToRns(values, order), order, 2)).toEqual(values.map((v) => v + 0));
+    expect(rnsToCoefficients(coefficientsToRns(values, order), order, 1)[3]).not.toBe(2 ** 52);
+  });
+
+  it('refuses bad shapes, residues out of range and bad limb counts', () => {
+    const residues = coefficientsToRns(new Float64Array(8), [P60, P40]);
+    expect(() => rnsToCoefficients(residues, [P60, P40], 3 as 2)).toThrow(/limbsToUse must be 1 or 2 .* got 3/);
+    expect(() => rnsToCoefficients(residues, [P60], 2)).toThrow(/at most primes.length = 1/);
+    expect(() => rnsToCoefficients(residues, [P60, P40, P20], 1)).toThrow(/3 limbs of N values each, got 16 values/);
+    expect(() => rnsToCoefficients(new Float64Array(16) as unknown as BigUint64Array, [P60, P40])).toThrow(/must be a BigUint64Array/);
+    const tampered = residues.slice();
+    tampered[8 + 5] = P40;
+    expect(() => rnsToCoefficients(tampered, [P60, P40], 2)).toThrow(/residues\[1·N \+ 5\] = 1099511480321 is not below primes\[1\]/);
+    expect(() => rnsToCoefficients(tampered, [P60, P40], 1)).not.toThrow();
+    expect(() => rnsToCoefficients(coefficientsToRns([1n], [15n, 21n]), [15n, 21n], 2)).toThrow(/not coprime/);
+  });
+});
+
+describe('rnsToBigIntCoefficients', () => {
+  it('inverts coefficientsToRns exactly over the full product of the primes', () => {
+    const q = PRIMES.reduce((a, b) => a * b, 1n);
+    const half = (q - 1n) / 2n;
+    fc.assert(
+      fc.property(fc.array(fc.bigInt({ min: -half, max: half }), { minLength: 1, maxLength: 32 }), (values) => {
+        expect(rnsToBigIntCoefficients(coefficientsToRns(values, PRIMES), PRIMES)).toEqual(values);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('uses only the first limbsToUse primes when asked, and agrees with the float64 variant', () => {
+    const values = [5n, -(P60 * P40) / 3n, P60 * P40 * P61 + 11n];
+    const residues = coefficientsToRns(values, PRIMES);
+    const twoLimbs = rnsToBigIntCoefficients(residues, PRIMES, 2);
+    const q01 = P60 * P40;
+    values.forEach((v, i) => {
+      const reduced = mod(v, q01);
+      expect(twoLimbs[i]).toBe(reduced > q01 / 2n ? reduced - q01 : reduced);
+    });
+    expect([...rnsToCoefficients(residues, PRIMES, 2)]).toEqual(twoLimbs.map(Number));
+    expect(() => rnsToBigIntCoefficients(residues, PRIMES, 5)).toThrow(/limbsToUse must be an integer in \[1, 4\], got 5/);
+  });
+});

@@ -1,0 +1,222 @@
+import { CkksEncodingError } from './errors.js';
+
+const TWO_32 = 2 ** 32;
+const TWO_53 = 2 ** 53;
+const TWO_64 = 1n << 64n;
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+/** Index offsets of the low and high 32-bit halves of a 64-bit word in a Uint32Array view. */
+const LOW = LITTLE_ENDIAN ? 0 : 1;
+const HIGH = LITTLE_ENDIAN ? 1 : 0;
+
+/** @throws {CkksEncodingError} unless `primes` is a non-empty array of bigint moduli in (2, 2^64). */
+function checkModuli(primes: readonly bigint[], where: string): void {
+  if (!Array.isArray(primes) || primes.length === 0) {
+    throw new CkksEncodingError(`${where}: primes must be a non-empty array of bigint, got ${Array.isArray(primes) ? 'an empty array' : typeof primes}`);
+  }
+  primes.forEach((q, i) => {
+    if (typeof q !== 'bigint' || q <= 2n || q >= TWO_64 || (q & 1n) === 0n) {
+      throw new CkksEncodingError(`${where}: primes[${i}] must be an odd bigint modulus in (2, 2^64), got ${String(q)}`);
+    }
+  });
+}
+
+/** x^(−1) mod m by the extended Euclidean algorithm; @throws {CkksEncodingError} when gcd(x, m) ≠ 1. */
+function modInverse(x: bigint, m: bigint, where: string): bigint {
+  let [oldR, r] = [((x % m) + m) % m, m];
+  let [oldS, s] = [1n, 0n];
+  while (r !== 0n) {
+    const quotient = oldR / r;
+    [oldR, r] = [r, oldR - quotient * r];
+    [oldS, s] = [s, oldS - quotient * s];
+  }
+  if (oldR !== 1n) {
+    throw new CkksEncodingError(`${where}: the moduli ${x} and ${m} are not coprime, so CRT reconstruction is impossible`);
+  }
+  return ((oldS % m) + m) % m;
+}
+
+/**
+ * The residues of integer coefficients modulo each prime, in the `[limbs, N]` layout of the
+ * native kernels: `result[l·N + i] = coefficients[i] mod primes[l]`, in [0, q). A negative c maps
+ * to q − (|c| mod q).
+ *
+ * Float64 coefficients below 2^53 in magnitude are reduced with Number arithmetic (exact); larger
+ * ones — every float64 of magnitude ≥ 2^53 is an integer — and bigint coefficients go through
+ * BigInt, so the result is exact for every input.
+ *
+ * @throws {CkksEncodingError} when a coefficient is not a finite integer (or not a bigint in a
+ *   bigint array), or a modulus is not an odd bigint in (2, 2^64).
+ */
+export function coefficientsToRns(coefficients: Float64Array | readonly bigint[], primes: readonly bigint[]): BigUint64Array {
+  checkModuli(primes, 'coefficientsToRns');
+  const n = coefficients.length;
+  const out = new BigUint64Array(primes.length * n);
+  if (!(coefficients instanceof Float64Array)) {
+    if (!Array.isArray(coefficients)) {
+      throw new CkksEncodingError(`coefficientsToRns: coefficients must be a Float64Array or an array of bigint, got ${typeof coefficients}`);
+    }
+    coefficients.forEach((c, i) => {
+      if (typeof c !== 'bigint') {
+        throw new CkksEncodingError(`coefficientsToRns: coefficients[${i}] must be a bigint, got ${typeof c}`);
+      }
+    });
+    primes.forEach((q, l) => {
+      for (let i = 0; i < n; i += 1) {
+        const r = coefficients[i]! % q;
+        out[l * n + i] = r < 0n ? r + q : r;
+      }
+    });
+    return out;
+  }
+
+  for (let i = 0; i < n; i += 1) {
+    const c = coefficients[i]!;
+    if (!Number.isInteger(c)) {
+      throw new CkksEncodingError(`coefficientsToRns: coefficients[${i}] must be a finite integer, got ${c}`);
+    }
+  }
+  const words = new Uint32Array(out.buffer, out.byteOffset, out.length * 2);
+  primes.forEach((q, l) => {
+    const base = l * n;
+    const qIsSmall = q < BigInt(TWO_53);
+    const qNumber = Number(q);
+    const qLow = Number(q & 0xffffffffn);
+    const qHigh = Number(q >> 32n);
+    for (let i = 0; i < n; i += 1) {
+      const c = coefficients[i]!;
+      const magnitude = Math.abs(c);
+      let r: number;
+      if (magnitude >= TWO_53) {
+        const big = BigInt(c) % q;
+        out[base + i] = big < 0n ? big + q : big;
+        continue;
+      } else if (qIsSmall) {
+        r = c % qNumber; // exact: both operands are integers below 2^53
+        if (r < 0) r += qNumber;
+      } else if (c >= 0) {
+        r = c; // |c| < 2^53 ≤ q
+      } else {
+        // q − |c| with q ≥ 2^53 > |c|, in 32-bit halves so that no step leaves the exact range.
+        let low = qLow - (magnitude % TWO_32);
+        let high = qHigh - Math.floor(magnitude / TWO_32);
+        if (low < 0) {
+          low += TWO_32;
+          high -= 1;
+        }
+        words[2 * (base + i) + LOW] = low;
+        words[2 * (base + i) + HIGH] = high;
+        continue;
+      }
+      words[2 * (base + i) + LOW] = r % TWO_32;
+      words[2 * (base + i) + HIGH] = Math.floor(r / TWO_32);
+    }
+  });
+  return out;
+}
+
+/** @throws {CkksEncodingError} unless residues is a BigUint64Array of limbs·N entries, each below its prime. */
+function checkResidues(residues: BigUint64Array, primes: readonly bigint[], limbsToUse: number, where: string): number {
+  if (!(residues instanceof BigUint64Array)) {
+    throw new CkksEncodingError(`${where}: residues must be a BigUint64Array in [limbs, N] layout, got ${typeof residues}`);
+  }
+  if (residues.length === 0 || residues.length % primes.length !== 0) {
+    throw new CkksEncodingError(
+      `${where}: residues must hold primes.length = ${primes.length} limbs of N values each, got ${residues.length} values`,
+    );
+  }
+  const n = residues.length / primes.length;
+  for (let l = 0; l < limbsToUse; l += 1) {
+    const q = primes[l]!;
+    for (let i = 0; i < n; i += 1) {
+      if (residues[l * n + i]! >= q) {
+        throw new CkksEncodingError(`${where}: residues[${l}·N + ${i}] = ${residues[l * n + i]} is not below primes[${l}] = ${q}`);
+      }
+    }
+  }
+  return n;
+}
+
+/**
+ * Centered reconstruction of the coefficients x_i ∈ (−Q/2, Q/2] from their residues (layout
+ * `[limbs, N]`, as from {@link coefficientsToRns}) using only the first `limbsToUse` primes, as
+ * float64.
+ *
+ * - `limbsToUse = 1`: x ≡ r0 (mod q0), centered; the result is x exactly when |x| < q0/2.
+ * - `limbsToUse = 2`: Garner's mixed-radix step x = r0 + q0·((r1 − r0)·q0^(−1) mod q1), centered
+ *   modulo q0·q1; the result is x exactly when |x| < q0·q1/2.
+ *
+ * In both cases the integer is then rounded once to the nearest float64 (exact when |x| ≤ 2^53).
+ * Using the first primes only is what decoding needs: after decryption |x| ≈ Δ·|m| is far below
+ * q0 (or q0·q1 before a rescale), whatever the level.
+ *
+ * @throws {CkksEncodingError} when `limbsToUse` is not 1 or 2 or exceeds the number of primes, the
+ *   residue array does not match `primes`, a used residue is not below its prime, or q0 and q1 are
+ *   not coprime.
+ */
+export function rnsToCoefficients(residues: BigUint64Array, primes: readonly bigint[], limbsToUse: 1 | 2 = 2): Float64Array {
+  checkModuli(primes, 'rnsToCoefficients');
+  if ((limbsToUse !== 1 && limbsToUse !== 2) || limbsToUse > primes.length) {
+    throw new CkksEncodingError(
+      `rnsToCoefficients: limbsToUse must be 1 or 2 and at most primes.length = ${primes.length}, got ${String(limbsToUse)}`,
+    );
+  }
+  const n = checkResidues(residues, primes, limbsToUse, 'rnsToCoefficients');
+  const out = new Float64Array(n);
+  const q0 = primes[0]!;
+  if (limbsToUse === 1) {
+    const half = q0 >> 1n;
+    for (let i = 0; i < n; i += 1) {
+      const r = residues[i]!;
+      out[i] = Number(r > half ? r - q0 : r);
+    }
+    return out;
+  }
+  const q1 = primes[1]!;
+  const q0InverseModQ1 = modInverse(q0, q1, 'rnsToCoefficients');
+  const modulus = q0 * q1;
+  const half = modulus >> 1n;
+  for (let i = 0; i < n; i += 1) {
+    const r0 = residues[i]!;
+    const r1 = residues[n + i]!;
+    let difference = r1 - (r0 % q1);
+    if (difference < 0n) difference += q1;
+    const t = (difference * q0InverseModQ1) % q1;
+    const x = r0 + q0 * t;
+    out[i] = Number(x > half ? x - modulus : x);
+  }
+  return out;
+}
+
+/**
+ * Exact centered CRT reconstruction of the coefficients from the first `limbsToUse` primes (all
+ * by default), as bigint in (−Q/2, Q/2] with Q the product of those primes. For tests and checks;
+ * O(limbs·N) BigInt operations.
+ *
+ * @throws {CkksEncodingError} as {@link rnsToCoefficients}, or when `limbsToUse` is not an integer
+ *   in [1, primes.length] or the primes are not pairwise coprime.
+ */
+export function rnsToBigIntCoefficients(residues: BigUint64Array, primes: readonly bigint[], limbsToUse: number = primes.length): bigint[] {
+  checkModuli(primes, 'rnsToBigIntCoefficients');
+  if (!Number.isInteger(limbsToUse) || limbsToUse < 1 || limbsToUse > primes.length) {
+    throw new CkksEncodingError(
+      `rnsToBigIntCoefficients: limbsToUse must be an integer in [1, ${primes.length}], got ${String(limbsToUse)}`,
+    );
+  }
+  const n = checkResidues(residues, primes, limbsToUse, 'rnsToBigIntCoefficients');
+  const used = primes.slice(0, limbsToUse);
+  const modulus = used.reduce((a, b) => a * b, 1n);
+  const half = modulus >> 1n;
+  // x = Σ_l r_l·(Q/q_l)·((Q/q_l)^(−1) mod q_l) mod Q
+  const basis = used.map((q) => {
+    const cofactor = modulus / q;
+    return cofactor * modInverse(cofactor % q, q, 'rnsToBigIntCoefficients');
+  });
+  const out: bigint[] = new Array<bigint>(n);
+  for (let i = 0; i < n; i += 1) {
+    let x = 0n;
+    for (let l = 0; l < limbsToUse; l += 1) x += residues[l * n + i]! * basis[l]!;
+    x %= modulus;
+    out[i] = x > half ? x - modulus : x;
+  }
+  return out;
+}
