@@ -5,7 +5,11 @@ export const ENCODING_MIN_LOG_N = 1;
 /** See {@link ENCODING_MIN_LOG_N}. */
 export const ENCODING_MAX_LOG_N = 17;
 
-/** @throws {CkksEncodingError} when `logN` is not an integer in [1, 17]. */
+/**
+ * Returns `logN` after checking it (shared by the encoding helpers; not part of the package surface).
+ *
+ * @throws {CkksEncodingError} prefixed with `where` when `logN` is not an integer in [1, 17].
+ */
 export function checkLogN(logN: number, where: string): number {
   if (typeof logN !== 'number' || !Number.isInteger(logN) || logN < ENCODING_MIN_LOG_N || logN > ENCODING_MAX_LOG_N) {
     throw new CkksEncodingError(

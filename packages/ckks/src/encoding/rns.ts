@@ -1,6 +1,7 @@
 import { CkksEncodingError } from './errors.js';
 
 const TWO_32 = 2 ** 32;
+const TWO_52 = 2 ** 52;
 const TWO_53 = 2 ** 53;
 const TWO_64 = 1n << 64n;
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -79,6 +80,7 @@ export function coefficientsToRns(coefficients: Float64Array | readonly bigint[]
   primes.forEach((q, l) => {
     const base = l * n;
     const qIsSmall = q < BigInt(TWO_53);
+    const qBelow52 = q < BigInt(TWO_52);
     const qNumber = Number(q);
     const qLow = Number(q & 0xffffffffn);
     const qHigh = Number(q >> 32n);
@@ -90,6 +92,12 @@ export function coefficientsToRns(coefficients: Float64Array | readonly bigint[]
         const big = BigInt(c) % q;
         out[base + i] = big < 0n ? big + q : big;
         continue;
+      } else if (qBelow52 && magnitude < TWO_52) {
+        // k = floor(c/q) computed in float64 may be off by one, but |k·q| ≤ |c| + q < 2^53 here
+        // (|c|, q < 2^52), so c − k·q is exact, lies in [−q, 2q), and one correction lands it in [0, q).
+        r = c - Math.floor(c / qNumber) * qNumber;
+        if (r < 0) r += qNumber;
+        else if (r >= qNumber) r -= qNumber;
       } else if (qIsSmall) {
         r = c % qNumber; // exact: both operands are integers below 2^53
         if (r < 0) r += qNumber;
@@ -107,8 +115,9 @@ export function coefficientsToRns(coefficients: Float64Array | readonly bigint[]
         words[2 * (base + i) + HIGH] = high;
         continue;
       }
-      words[2 * (base + i) + LOW] = r % TWO_32;
-      words[2 * (base + i) + HIGH] = Math.floor(r / TWO_32);
+      const high = Math.floor(r / TWO_32);
+      words[2 * (base + i) + LOW] = r - high * TWO_32;
+      words[2 * (base + i) + HIGH] = high;
     }
   });
   return out;
