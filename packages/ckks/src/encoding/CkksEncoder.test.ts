@@ -205,6 +205,9 @@ describe('CkksEncoder: Galois automorphisms act on slots', () => {
   it('slot j holds the evaluation at ζ^(rotationGroup[j])', () => {
     const encoder = new CkksEncoder(4);
     expect([...encoder.rotationGroup]).toEqual([1, 5, 25, 29, 17, 21, 9, 13]);
+    encoder.rotationGroup[1] = 3; // a copy: the encoder is immutable
+    expect(encoder.rotationGroup[1]).toBe(5);
+    expect(Object.isFrozen(encoder)).toBe(true);
     // m(X) = X: slot j is ζ^(5^j) itself.
     const x = new Float64Array(16);
     x[1] = 1;

@@ -46,8 +46,8 @@ export class CkksEncoder {
   readonly ringDegree: number;
   /** Complex slots: N/2. */
   readonly slots: number;
-  /** `rotationGroup[j]` = 5^j mod 2N: slot j holds m(ζ^rotationGroup[j]). */
-  readonly rotationGroup: Uint32Array;
+  /** 5^j mod 2N for each slot j. */
+  private readonly group: Uint32Array;
   /** FFT output index of each slot: (5^j mod 2N − 1)/4. */
   private readonly fftIndexOfSlot: Uint32Array;
   /** ζ^k = e^(iπk/N) for k < N/2. */
@@ -65,9 +65,9 @@ export class CkksEncoder {
     this.logN = logN;
     this.ringDegree = 2 ** logN;
     this.slots = this.ringDegree / 2;
-    this.rotationGroup = rotationGroup(logN);
+    this.group = rotationGroup(logN);
     this.fftIndexOfSlot = new Uint32Array(this.slots);
-    for (let j = 0; j < this.slots; j += 1) this.fftIndexOfSlot[j] = (this.rotationGroup[j]! - 1) / 4;
+    for (let j = 0; j < this.slots; j += 1) this.fftIndexOfSlot[j] = (this.group[j]! - 1) / 4;
     this.zetaRe = new Float64Array(this.slots);
     this.zetaIm = new Float64Array(this.slots);
     for (let k = 0; k < this.slots; k += 1) {
@@ -76,6 +76,12 @@ export class CkksEncoder {
       this.zetaIm[k] = Math.sin(angle);
     }
     this.fft = new ComplexFft(this.slots);
+    Object.freeze(this);
+  }
+
+  /** A copy of the slot exponents: element j is 5^j mod 2N, so slot j holds m(ζ^(5^j mod 2N)). */
+  get rotationGroup(): Uint32Array {
+    return this.group.slice();
   }
 
   /**
