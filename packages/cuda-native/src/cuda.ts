@@ -1,0 +1,103 @@
+/** The `cuda` namespace and the memory figures of the allocators. */
+import { currentCudaIndex_, resolveDevice, setCurrentCudaIndex, type DeviceLike } from './device.js';
+import { TensorArgumentError, CudaUnavailableError } from './errors.js';
+import { native, nativeCudaStatus } from './native.js';
+
+function cudaIndex(device: DeviceLike | undefined, where: string): number {
+  const d = resolveDevice(device ?? 'cuda', where);
+  if (d.index < 0) throw new TensorArgumentError(`${where}: expected a CUDA device, got 'cpu'`);
+  return d.index;
+}
+
+/** CUDA availability, devices and synchronization. */
+export const cuda = Object.freeze({
+  /** Whether the addon was built with its CUDA backend (says nothing about drivers or devices). */
+  get hasCudaBackend(): boolean {
+    return native().buildInfo().hasCuda;
+  },
+  /** Whether CUDA can be used: CUDA backend built, driver present, at least one device. Never throws for a missing driver, prints nothing. */
+  isAvailable(): boolean {
+    return nativeCudaStatus().available;
+  },
+  /** Why CUDA is unavailable (empty when available). */
+  unavailableReason(): string {
+    return nativeCudaStatus().reason;
+  },
+  /** Number of CUDA devices (0 when unavailable). */
+  deviceCount(): number {
+    return nativeCudaStatus().deviceCount;
+  },
+  /** Name of a CUDA device, e.g. `NVIDIA H200`. */
+  deviceName(device?: DeviceLike): string {
+    return native().deviceName(cudaIndex(device, 'cuda.deviceName'));
+  },
+  /** The index `'cuda'` stands for (default 0). */
+  currentDevice(): number {
+    return currentCudaIndex_();
+  },
+  /**
+   * Makes `'cuda'` (without index) mean device `index`.
+   * @throws {CudaUnavailableError} when that device does not exist.
+   */
+  setDevice(index: number): void {
+    if (!Number.isSafeInteger(index) || index < 0) {
+      throw new TensorArgumentError(`cuda.setDevice: expected a non-negative integer, got ${String(index)}`);
+    }
+    const status = nativeCudaStatus();
+    if (index >= status.deviceCount) {
+      throw new CudaUnavailableError(
+        `cuda.setDevice: device ${index} requested, but ${status.available ? `there are ${status.deviceCount} device(s)` : `CUDA is not available: ${status.reason}`}`,
+      );
+    }
+    setCurrentCudaIndex(index);
+  },
+  /**
+   * Blocks the host until all work on `device` (default: the current CUDA device) completes.
+   * @throws {CudaGraphCaptureViolationError} while a capture is open.
+   */
+  synchronize(device?: DeviceLike): void {
+    native().deviceSynchronize(cudaIndex(device, 'cuda.synchronize'));
+  },
+});
+
+/**
+ * Bytes handed out by the caching allocator of `device` (default: the current CUDA device), in
+ * rounded block sizes. For `'cpu'`: bytes of pageable host memory held by tensors.
+ */
+export function memoryAllocated(device?: DeviceLike): number {
+  const d = resolveDevice(device ?? 'cuda', 'memoryAllocated');
+  return native().memoryAllocated(d.index);
+}
+
+/**
+ * Bytes the caching allocator of `device` holds from CUDA (in use or cached, including the
+ * private pools of CUDA graphs). For `'cpu'`: same as {@link memoryAllocated} (no cache).
+ */
+export function memoryReserved(device?: DeviceLike): number {
+  const d = resolveDevice(device ?? 'cuda', 'memoryReserved');
+  return native().memoryReserved(d.index);
+}
+
+/**
+ * Returns the cached, unused memory of `device`'s allocator to CUDA (private pools of live graphs
+ * are kept). @throws {CudaGraphCaptureViolationError} while a capture is open.
+ */
+export function emptyCache(device?: DeviceLike): void {
+  const d = resolveDevice(device ?? 'cuda', 'emptyCache');
+  native().emptyCache(d.index);
+}
+
+/** Bytes of pinned host memory held by live tensors. */
+export function pinnedMemoryAllocated(): number {
+  return native().pinnedMemoryAllocated();
+}
+
+/** Bytes of pinned host memory held by the pinned cache (in use or cached). */
+export function pinnedMemoryReserved(): number {
+  return native().pinnedMemoryReserved();
+}
+
+/** Unpins cached pinned host memory no longer in use. @throws {CudaGraphCaptureViolationError} during capture. */
+export function emptyPinnedCache(): void {
+  native().emptyPinnedCache();
+}

@@ -1,0 +1,130 @@
+/** Devices: `'cpu'`, `'cuda'` (the current CUDA device) and `'cuda:N'`. */
+import { CudaUnavailableError, TensorArgumentError } from './errors.js';
+import { nativeCudaStatus } from './native.js';
+
+/** Anything accepted where a device is expected. */
+export type DeviceLike = Device | 'cpu' | 'cuda' | `cuda:${number}` | string;
+
+/** A device: the CPU, or a CUDA device with an optional index (`null` means the current one). */
+export class Device {
+  /** `'cpu'` or `'cuda'`. */
+  readonly type: 'cpu' | 'cuda';
+  /** The CUDA device index; `null` for the CPU and for `'cuda'` without an index. */
+  readonly index: number | null;
+
+  /**
+   * @param spec `'cpu'`, `'cuda'`, `'cuda:N'` or a Device.
+   * @param index overrides the index of a `'cuda'` spec.
+   * @throws {TensorArgumentError} for anything else.
+   */
+  constructor(spec: DeviceLike, index?: number) {
+    const parsed = parseDevice(spec, 'Device');
+    if (index !== undefined) {
+      if (parsed.type === 'cpu') throw new TensorArgumentError(`Device: the CPU has no index, got index ${index}`);
+      checkIndex(index, 'Device');
+    }
+    this.type = parsed.type;
+    this.index = index ?? parsed.index;
+    Object.freeze(this);
+  }
+
+  /** Returns `spec` itself when it is a Device, else parses it. */
+  static from(spec: DeviceLike): Device {
+    return spec instanceof Device ? spec : new Device(spec);
+  }
+
+  /** `'cpu'`, `'cuda'` or `'cuda:N'`. */
+  toString(): string {
+    return this.type === 'cpu' ? 'cpu' : this.index === null ? 'cuda' : `cuda:${this.index}`;
+  }
+
+  toJSON(): string {
+    return this.toString();
+  }
+
+  /** Whether both name the same device spec (`'cuda'` and `'cuda:0'` differ: compare resolved devices). */
+  equals(other: DeviceLike): boolean {
+    const o = Device.from(other);
+    return o.type === this.type && o.index === this.index;
+  }
+}
+
+function checkIndex(index: number, where: string): void {
+  if (!Number.isSafeInteger(index) || index < 0) {
+    throw new TensorArgumentError(`${where}: a CUDA device index must be a non-negative integer, got ${index}`);
+  }
+}
+
+function parseDevice(spec: unknown, where: string): { type: 'cpu' | 'cuda'; index: number | null } {
+  if (spec instanceof Device) return { type: spec.type, index: spec.index };
+  if (typeof spec === 'string') {
+    if (spec === 'cpu') return { type: 'cpu', index: null };
+    if (spec === 'cuda') return { type: 'cuda', index: null };
+    const m = /^cuda:(\d+)$/.exec(spec);
+    if (m !== null) {
+      const index = Number(m[1]);
+      checkIndex(index, where);
+      return { type: 'cuda', index };
+    }
+  }
+  throw new TensorArgumentError(
+    `${where}: expected a device ('cpu', 'cuda', 'cuda:N' or a Device), got ${JSON.stringify(spec) ?? String(spec)}`,
+  );
+}
+
+let currentCudaIndex = 0;
+
+/** The index `'cuda'` stands for (0 unless changed with {@link setCurrentCudaIndex}). @internal */
+export function currentCudaIndex_(): number {
+  return currentCudaIndex;
+}
+
+/** @internal */
+export function setCurrentCudaIndex(index: number): void {
+  currentCudaIndex = index;
+}
+
+/** A device resolved to something that can hold memory. @internal */
+export interface ResolvedDevice {
+  /** -1 for the CPU, else the CUDA device index. */
+  readonly index: number;
+  /** `'cpu'` or `'cuda:N'`. */
+  readonly name: string;
+}
+
+const CPU: ResolvedDevice = Object.freeze({ index: -1, name: 'cpu' });
+const resolvedCache = new Map<string, ResolvedDevice>();
+
+/**
+ * Resolves `spec` (default: the CPU) to a concrete device, checking that a CUDA device exists.
+ * @throws {TensorArgumentError} for a malformed spec.
+ * @throws {CudaUnavailableError} when CUDA is asked for but unavailable, or the index is out of range.
+ * @internal
+ */
+export function resolveDevice(spec: DeviceLike | undefined, where: string): ResolvedDevice {
+  if (spec === undefined || spec === 'cpu') return CPU;
+  if (typeof spec === 'string') {
+    const hit = resolvedCache.get(spec);
+    if (hit !== undefined) return hit;
+  }
+  const parsed = parseDevice(spec, where);
+  if (parsed.type === 'cpu') return CPU;
+  const index = parsed.index ?? currentCudaIndex;
+  const resolved = resolveCudaIndex(index, where);
+  if (typeof spec === 'string' && parsed.index !== null) resolvedCache.set(spec, resolved);
+  return resolved;
+}
+
+/** @internal */
+export function resolveCudaIndex(index: number, where: string): ResolvedDevice {
+  const status = nativeCudaStatus();
+  if (!status.available) {
+    throw new CudaUnavailableError(`${where}: CUDA device 'cuda:${index}' requested, but CUDA is not available: ${status.reason}`);
+  }
+  if (index >= status.deviceCount) {
+    throw new CudaUnavailableError(
+      `${where}: CUDA device 'cuda:${index}' requested, but this machine has ${status.deviceCount} CUDA device(s)`,
+    );
+  }
+  return Object.freeze({ index, name: `cuda:${index}` });
+}

@@ -1,0 +1,32 @@
+/**
+ * `@fhelium/cuda-native`: tensors over host, pinned and CUDA memory, streams, events, CUDA graphs,
+ * a caching allocator and the RNS arithmetic kernels, on CPU and CUDA.
+ */
+export { cuda, memoryAllocated, memoryReserved, emptyCache, pinnedMemoryAllocated, pinnedMemoryReserved, emptyPinnedCache } from './cuda.js';
+export { Device, type DeviceLike } from './device.js';
+export { DTYPES, itemsize, isDType, type DType, type TensorTypedArray, type TypedArrayFor } from './dtype.js';
+export {
+  FheliumNativeError,
+  NativeLoadError,
+  CudaUnavailableError,
+  CudaError,
+  CudaOutOfMemoryError,
+  CudaGraphCaptureViolationError,
+  CudaGraphStateError,
+  DisposedError,
+  TensorDisposedError,
+  TensorArgumentError,
+  ShapeMismatchError,
+  DTypeMismatchError,
+  DeviceMismatchError,
+  NativeInternalError,
+  type NativeLoadAttempt,
+} from './errors.js';
+export { Event, type EventOptions } from './event.js';
+export { CudaGraph, isCapturing, type CaptureOptions } from './graph.js';
+export { addMod, subMod, mulMod, negMod, mulModShoup, shoupPrecompute, modulusTable, type ModArithOptions } from './modarith.js';
+export { defaultNativeCandidates, loadNative, type NativeCandidate } from './native.js';
+export { nativeInfo, nativeNoop, type NativeInfo } from './diagnostics.js';
+export { Stream, withStream, type StreamOptions } from './stream.js';
+export { TensorStorage } from './storage.js';
+export { Tensor, type EmptyOptions, type FromArrayOptions, type CopyOptions, type ToOptions } from './tensor.js';

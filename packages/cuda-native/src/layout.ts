@@ -1,0 +1,93 @@
+/** Shape and stride arithmetic for strided tensors (strides in elements). */
+import { TensorArgumentError } from './errors.js';
+
+/**
+ * Validates a shape: an array of non-negative safe integers whose product is a safe integer.
+ * @throws {TensorArgumentError} naming `where`.
+ */
+export function checkShape(shape: unknown, where: string): readonly number[] {
+  if (!Array.isArray(shape)) {
+    throw new TensorArgumentError(`${where}: expected a shape (an array of non-negative integers), got ${String(shape)}`);
+  }
+  let numel = 1;
+  for (let i = 0; i < shape.length; i++) {
+    const d: unknown = shape[i];
+    if (typeof d !== 'number' || !Number.isSafeInteger(d) || d < 0) {
+      throw new TensorArgumentError(`${where}: shape[${i}] must be a non-negative integer, got ${String(d)}`);
+    }
+    numel *= d;
+    if (!Number.isSafeInteger(numel)) throw new TensorArgumentError(`${where}: shape [${shape.join(', ')}] is too large`);
+  }
+  return Object.freeze(shape.slice() as number[]);
+}
+
+/** Row-major (C-contiguous) strides of `shape`. */
+export function contiguousStrides(shape: readonly number[]): readonly number[] {
+  const stride = new Array<number>(shape.length);
+  let s = 1;
+  for (let i = shape.length - 1; i >= 0; i--) {
+    stride[i] = s;
+    s *= Math.max(shape[i]!, 1);
+  }
+  return Object.freeze(stride);
+}
+
+/** Number of elements of `shape`. */
+export function numelOf(shape: readonly number[]): number {
+  let n = 1;
+  for (const d of shape) n *= d;
+  return n;
+}
+
+/** Whether `stride` is the row-major layout of `shape` (dimensions of size 1 may have any stride). */
+export function isContiguousLayout(shape: readonly number[], stride: readonly number[]): boolean {
+  let expected = 1;
+  for (let i = shape.length - 1; i >= 0; i--) {
+    const d = shape[i]!;
+    if (d === 0) return true;
+    if (d !== 1 && stride[i] !== expected) return false;
+    expected *= d;
+  }
+  return true;
+}
+
+/** Whether two shapes are equal. */
+export function sameShape(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** `[a, b, c]` for messages. */
+export function formatShape(shape: readonly number[]): string {
+  return `[${shape.join(', ')}]`;
+}
+
+/**
+ * Normalizes a possibly negative dimension index.
+ * @throws {RangeError}-like {@link TensorArgumentError} when out of range.
+ */
+export function normalizeDim(dim: number, ndim: number, where: string): number {
+  if (!Number.isSafeInteger(dim) || dim < -ndim || dim >= ndim) {
+    throw new TensorArgumentError(`${where}: dim must be an integer in [${-ndim}, ${ndim - 1}], got ${String(dim)}`);
+  }
+  return dim < 0 ? dim + ndim : dim;
+}
+
+/** Element offsets [min, max] reached by a view (for overlap checks); null when empty. */
+export function elementSpan(
+  shape: readonly number[],
+  stride: readonly number[],
+  offset: number,
+): readonly [number, number] | null {
+  let lo = offset;
+  let hi = offset;
+  for (let i = 0; i < shape.length; i++) {
+    const d = shape[i]!;
+    if (d === 0) return null;
+    const extent = (d - 1) * stride[i]!;
+    if (extent >= 0) hi += extent;
+    else lo += extent;
+  }
+  return [lo, hi];
+}

@@ -1,0 +1,216 @@
+/**
+ * Loading the native addon (`fhelium_native.node`) and the typed surface of its raw functions.
+ *
+ * Candidates, in order: `FHELIUM_NATIVE_PATH` when set (then it is the only candidate, so a
+ * mistyped override never silently loads another binary), `build/Release/fhelium_native.node` of
+ * this package, then `prebuilds/<platform>-<arch>/fhelium_native.node`.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { NativeLoadError, nativeErrorFactory, type NativeLoadAttempt } from './errors.js';
+
+declare const handleBrand: unique symbol;
+/** An opaque native object (a Node-API external). @internal */
+export type NativeHandle<Kind extends string> = { readonly [handleBrand]: Kind };
+
+/** Raw functions exported by the addon. Arguments are validated by the TypeScript layer. @internal */
+export interface NativeBinding {
+  setErrorFactory(factory: (kind: string, message: string, code: number, name: string) => Error): void;
+  noop(): void;
+  buildInfo(): { hasCuda: boolean; cudaRuntimeVersion: number };
+  cudaStatus(): { available: boolean; deviceCount: number; reason: string; errorName: string };
+  deviceName(device: number): string;
+  deviceSynchronize(device: number): void;
+  memoryAllocated(device: number): number;
+  memoryReserved(device: number): number;
+  emptyCache(device: number): void;
+  pinnedMemoryAllocated(): number;
+  pinnedMemoryReserved(): number;
+  emptyPinnedCache(): void;
+
+  storageAlloc(device: number, nbytes: number, pinned: boolean): NativeHandle<'storage'>;
+  storageFree(storage: NativeHandle<'storage'>): void;
+  storagePtr(storage: NativeHandle<'storage'>): bigint;
+  storageRecordStream(storage: NativeHandle<'storage'>, stream: NativeHandle<'stream'>): void;
+
+  copyBytes(
+    dst: NativeHandle<'storage'>,
+    dstByteOffset: number,
+    src: NativeHandle<'storage'>,
+    srcByteOffset: number,
+    nbytes: number,
+    nonBlocking: boolean,
+    stream: NativeHandle<'stream'> | null,
+  ): void;
+  copyStrided(
+    device: number,
+    dstPtr: bigint,
+    srcPtr: bigint,
+    itemsize: number,
+    numel: number,
+    sizes: readonly number[],
+    dstStrides: readonly number[],
+    srcStrides: readonly number[],
+  ): void;
+  readInto(src: NativeHandle<'storage'>, srcByteOffset: number, out: ArrayBufferView, stream: null): void;
+  writeFrom(dst: NativeHandle<'storage'>, dstByteOffset: number, data: ArrayBufferView, stream: null): void;
+
+  streamDefault(device: number): NativeHandle<'stream'>;
+  streamCreate(device: number, priority: number): NativeHandle<'stream'>;
+  streamInfo(stream: NativeHandle<'stream'>): { device: number; priority: number; handle: bigint };
+  streamPriorityRange(device: number): [number, number];
+  streamDestroy(stream: NativeHandle<'stream'>): void;
+  streamSetCurrent(device: number, stream: NativeHandle<'stream'> | null): void;
+  streamQuery(stream: NativeHandle<'stream'>): boolean;
+  streamSynchronize(stream: NativeHandle<'stream'>): void;
+  streamWaitEvent(stream: NativeHandle<'stream'>, event: NativeHandle<'event'>): void;
+
+  eventCreate(enableTiming: boolean, blocking: boolean): NativeHandle<'event'>;
+  eventRecord(event: NativeHandle<'event'>, stream: NativeHandle<'stream'>): void;
+  eventQuery(event: NativeHandle<'event'>): boolean;
+  eventSynchronize(event: NativeHandle<'event'>): void;
+  eventElapsedMs(start: NativeHandle<'event'>, end: NativeHandle<'event'>): number;
+  eventDestroy(event: NativeHandle<'event'>): void;
+
+  graphCreate(): NativeHandle<'graph'>;
+  graphCaptureBegin(graph: NativeHandle<'graph'>, stream: NativeHandle<'stream'>): void;
+  graphCaptureEnd(graph: NativeHandle<'graph'>): void;
+  graphCaptureAbort(graph: NativeHandle<'graph'>): void;
+  graphReplay(graph: NativeHandle<'graph'>, stream: NativeHandle<'stream'>): void;
+  graphReset(graph: NativeHandle<'graph'>): void;
+  graphDestroy(graph: NativeHandle<'graph'>): void;
+  captureOpen(): boolean;
+
+  addMod(device: number, out: bigint, a: bigint, b: bigint, moduli: bigint, batch: number, limbs: number, n: number): void;
+  subMod(device: number, out: bigint, a: bigint, b: bigint, moduli: bigint, batch: number, limbs: number, n: number): void;
+  mulMod(device: number, out: bigint, a: bigint, b: bigint, moduli: bigint, batch: number, limbs: number, n: number): void;
+  negMod(device: number, out: bigint, a: bigint, moduli: bigint, batch: number, limbs: number, n: number): void;
+  mulModShoup(
+    device: number,
+    out: bigint,
+    a: bigint,
+    w: bigint,
+    wShoup: bigint,
+    moduli: bigint,
+    batch: number,
+    limbs: number,
+    n: number,
+  ): void;
+  shoupPrecompute(device: number, out: bigint, w: bigint, moduli: bigint, limbs: number, n: number): void;
+}
+
+/** A path the loader may try, and where it came from. */
+export interface NativeCandidate {
+  /** Absolute path of a `.node` file. */
+  readonly path: string;
+  /** `FHELIUM_NATIVE_PATH`, `build`, `prebuild`, or any label of the caller's choosing. */
+  readonly source: string;
+}
+
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const requireNative = createRequire(import.meta.url);
+const REQUIRED_EXPORTS = ['setErrorFactory', 'noop', 'storageAlloc', 'cudaStatus', 'addMod'] as const;
+
+/**
+ * The paths {@link loadNative} tries by default: `FHELIUM_NATIVE_PATH` alone when set, otherwise
+ * this package's `build/Release/fhelium_native.node` and its prebuild for this platform.
+ */
+export function defaultNativeCandidates(env: NodeJS.ProcessEnv = process.env): NativeCandidate[] {
+  const override = env.FHELIUM_NATIVE_PATH;
+  if (override !== undefined && override !== '') {
+    return [{ path: path.resolve(override), source: 'FHELIUM_NATIVE_PATH' }];
+  }
+  return [
+    { path: path.join(packageRoot, 'build', 'Release', 'fhelium_native.node'), source: 'build' },
+    {
+      path: path.join(packageRoot, 'prebuilds', `${process.platform}-${process.arch}`, 'fhelium_native.node'),
+      source: 'prebuild',
+    },
+  ];
+}
+
+function describeFailure(error: unknown): string {
+  return error instanceof Error ? error.message.split('\n')[0] ?? String(error) : String(error);
+}
+
+/**
+ * Loads the first candidate that is a working FHElium addon and returns its raw binding.
+ * @throws {NativeLoadError} listing every candidate with its reason and how to fix it.
+ * @internal
+ */
+export function loadBinding(candidates: readonly NativeCandidate[]): NativeBinding {
+  const attempts: NativeLoadAttempt[] = [];
+  for (const candidate of candidates) {
+    if (!existsSync(candidate.path)) {
+      attempts.push({ ...candidate, reason: 'file not found' });
+      continue;
+    }
+    let mod: Partial<NativeBinding>;
+    try {
+      mod = requireNative(candidate.path) as Partial<NativeBinding>;
+    } catch (error) {
+      attempts.push({ ...candidate, reason: `failed to load: ${describeFailure(error)}` });
+      continue;
+    }
+    const missing = REQUIRED_EXPORTS.filter((name) => typeof mod[name] !== 'function');
+    if (missing.length > 0) {
+      attempts.push({ ...candidate, reason: `not an FHElium native addon (missing ${missing.join(', ')})` });
+      continue;
+    }
+    const binding = mod as NativeBinding;
+    binding.setErrorFactory(nativeErrorFactory);
+    return binding;
+  }
+  const lines = attempts.map((a) => `  - ${a.path} (${a.source}): ${a.reason}`);
+  throw new NativeLoadError(
+    [
+      'Could not load the @fhelium/cuda-native addon (fhelium_native.node). Tried:',
+      ...(lines.length > 0 ? lines : ['  (no candidate paths)']),
+      'To fix: build it with `npm run build -w @fhelium/cuda-native` (needs cmake and a C++ compiler; ' +
+        'nvcc adds CUDA, FHELIUM_BACKENDS=cpu forces a CPU-only build), or set FHELIUM_NATIVE_PATH to a built ' +
+        'fhelium_native.node.',
+    ].join('\n'),
+    attempts,
+  );
+}
+
+let loaded: NativeBinding | undefined;
+
+/** The addon, loaded on first use from {@link defaultNativeCandidates}. @throws {NativeLoadError} @internal */
+export function native(): NativeBinding {
+  return loaded ?? (loaded = loadBinding(defaultNativeCandidates()));
+}
+
+/**
+ * Loads the addon now, from `candidates` (default: {@link defaultNativeCandidates}), instead of
+ * at first use; the first successful load becomes the addon this package uses. Returns the paths
+ * it loaded from.
+ * @throws {NativeLoadError} listing every candidate tried, with its reason and how to fix it.
+ */
+export function loadNative(candidates: readonly NativeCandidate[] = defaultNativeCandidates()): NativeCandidate {
+  const attempts: NativeCandidate[] = [...candidates];
+  const binding = loadBinding(attempts);
+  loaded ??= binding;
+  return loadedFrom(attempts, binding);
+}
+
+function loadedFrom(candidates: readonly NativeCandidate[], binding: NativeBinding): NativeCandidate {
+  for (const c of candidates) {
+    try {
+      if (requireNative(c.path) === binding) return c;
+    } catch {
+      // Not this one.
+    }
+  }
+  return candidates[candidates.length - 1]!;
+}
+
+let status: ReturnType<NativeBinding['cudaStatus']> | undefined;
+
+/** CUDA availability as the addon found it (queried once). @internal */
+export function nativeCudaStatus(): Readonly<ReturnType<NativeBinding['cudaStatus']>> {
+  return status ?? (status = Object.freeze(native().cudaStatus()));
+}

@@ -1,0 +1,46 @@
+/**
+ * Vitest helpers for CUDA-gated tests (subpath `@fhelium/cuda-native/testing`; needs vitest).
+ *
+ * `describeCuda` / `itCuda` run their tests when CUDA is available and skip them otherwise —
+ * except when `FHELIUM_REQUIRE_CUDA=1`, where an unavailable CUDA makes a failing test instead, so
+ * a GPU run cannot pass by skipping.
+ */
+import { describe, it } from 'vitest';
+
+import { cuda } from './cuda.js';
+
+/** Whether `FHELIUM_REQUIRE_CUDA=1` asks CUDA tests to fail instead of skipping. */
+export function cudaRequired(): boolean {
+  return process.env.FHELIUM_REQUIRE_CUDA === '1';
+}
+
+/** Why CUDA tests cannot run here, or null when they can. */
+export function cudaUnavailableReason(): string | null {
+  try {
+    return cuda.isAvailable() ? null : cuda.unavailableReason() || 'CUDA is not available';
+  } catch (error) {
+    return `the native addon could not be loaded: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+function requiredFailure(name: string, reason: string): () => never {
+  return () => {
+    throw new Error(`${name}: CUDA is required (FHELIUM_REQUIRE_CUDA=1) but unavailable: ${reason}`);
+  };
+}
+
+/** `describe` for CUDA tests: runs with CUDA, skips without, fails without when CUDA is required. */
+export function describeCuda(name: string, fn: () => void): void {
+  const reason = cudaUnavailableReason();
+  if (reason === null) describe(name, fn);
+  else if (cudaRequired()) describe(name, () => it('CUDA is available', requiredFailure(name, reason)));
+  else describe.skip(name, fn);
+}
+
+/** `it` for CUDA tests: runs with CUDA, skips without, fails without when CUDA is required. */
+export function itCuda(name: string, fn: () => unknown, timeout?: number): void {
+  const reason = cudaUnavailableReason();
+  if (reason === null) it(name, fn, timeout);
+  else if (cudaRequired()) it(name, requiredFailure(name, reason));
+  else it.skip(name, fn);
+}
