@@ -17,7 +17,6 @@ import {
   newTypedArray,
   type DType,
   type TensorTypedArray,
-  type TypedArrayFor,
 } from './dtype.js';
 import {
   DeviceMismatchError,
@@ -376,15 +375,16 @@ export class Tensor {
   }
 
   /**
-   * The elements in row-major order, as a new typed array of the dtype. Waits for the work queued
+   * The elements in row-major order, as a new typed array of the dtype (narrow it with
+   * `as BigUint64Array` etc., or {@link TypedArrayFor}). Waits for the work queued
    * on the current stream (for CUDA tensors).
    * @throws {CudaGraphCaptureViolationError} for a CUDA tensor while a capture is open.
    */
-  toArray(): TypedArrayFor<this['dtype']> {
+  toArray(): TensorTypedArray {
     const where = 'Tensor.toArray';
     this._check(where);
     const out = newTypedArray(this.dtype, this.numel);
-    if (out.length === 0) return out as TypedArrayFor<this['dtype']>;
+    if (out.length === 0) return out;
     if (this._contiguous) {
       native().readInto(this._storage._live(where), this.storageOffset * this.itemsize, out, null);
     } else {
@@ -395,7 +395,7 @@ export class Tensor {
         packed.dispose();
       }
     }
-    return out as TypedArrayFor<this['dtype']>;
+    return out;
   }
 
   /**

@@ -1,0 +1,228 @@
+import { expect, it } from 'vitest';
+
+import { cuda, emptyCache, memoryAllocated, memoryReserved } from './cuda.js';
+import { CudaGraphCaptureViolationError, CudaGraphStateError, DisposedError } from './errors.js';
+import { Event } from './event.js';
+import { CudaGraph, isCapturing } from './graph.js';
+import { addMod, modulusTable, mulMod, negMod, subMod } from './modarith.js';
+import { randomLimbs, TEST_PRIMES } from './reference.test-helpers.js';
+import { Stream, withStream } from './stream.js';
+import { Tensor } from './tensor.js';
+import { describeCuda } from './testing.js';
+
+const LIMBS = TEST_PRIMES.length;
+const N = 4096;
+const SHAPE = [2, LIMBS, N];
+
+/** A chain of kernels with temporaries: -(((x*y) + x) - y), all mod q. */
+function chain(x: Tensor, y: Tensor, moduli: Tensor): Tensor {
+  const t = mulMod(x, y, moduli);
+  const u = addMod(t, x, moduli);
+  t.dispose();
+  const v = subMod(u, y, moduli);
+  u.dispose();
+  const w = negMod(v, moduli);
+  v.dispose();
+  return w;
+}
+
+function cpuReference(a: BigUint64Array, b: BigUint64Array): BigUint64Array {
+  const moduli = modulusTable(TEST_PRIMES);
+  const x = Tensor.fromArray(a, { shape: SHAPE });
+  const y = Tensor.fromArray(b, { shape: SHAPE });
+  const out = chain(x, y, moduli);
+  const words = out.toArray() as BigUint64Array;
+  for (const t of [moduli, x, y, out]) t.dispose();
+  return words;
+}
+
+describeCuda('CUDA graphs', () => {
+  it('replays a captured chain of kernels with the eager result, at fixed addresses', () => {
+    const moduli = modulusTable(TEST_PRIMES, { device: 'cuda' });
+    const a0 = randomLimbs(TEST_PRIMES, 2, N, 1n);
+    const b0 = randomLimbs(TEST_PRIMES, 2, N, 2n);
+    const x = Tensor.fromArray(a0, { shape: SHAPE, device: 'cuda' });
+    const y = Tensor.fromArray(b0, { shape: SHAPE, device: 'cuda' });
+    const s = new Stream();
+    s.waitStream(Stream.default());
+    const eager = withStream(s, () => chain(x, y, moduli));
+    const graph = new CudaGraph();
+    const out = graph.capture(() => chain(x, y, moduli), { stream: s });
+    expect(graph.isCaptured).toBe(true);
+    expect(graph.device).toBe('cuda:0');
+    expect(isCapturing()).toBe(false);
+    const outPtr = out.dataPtr;
+
+    graph.replay(s);
+    s.synchronize();
+    expect(out.toArray()).toEqual(eager.toArray());
+    expect(out.toArray()).toEqual(cpuReference(a0, b0));
+
+    for (const seed of [3n, 5n]) {
+      const a = randomLimbs(TEST_PRIMES, 2, N, seed);
+      const b = randomLimbs(TEST_PRIMES, 2, N, seed + 1n);
+      const ha = Tensor.fromArray(a, { shape: SHAPE });
+      const hb = Tensor.fromArray(b, { shape: SHAPE });
+      x.copy_(ha);
+      y.copy_(hb);
+      ha.dispose();
+      hb.dispose();
+      s.waitStream(Stream.default());
+      graph.replay(s);
+      const done = new Event().record(s);
+      done.synchronize();
+      done.dispose();
+      expect(out.dataPtr).toBe(outPtr);
+      expect(out.toArray()).toEqual(cpuReference(a, b));
+    }
+    graph.dispose();
+    expect(() => graph.replay(s)).toThrow(DisposedError);
+    for (const t of [moduli, x, y, eager, out]) t.dispose();
+    s.dispose();
+  });
+
+  it('returns allocator figures to their baseline after capture and reset', () => {
+    const moduli = modulusTable(TEST_PRIMES, { device: 'cuda' });
+    const x = Tensor.fromArray(randomLimbs(TEST_PRIMES, 2, N, 7n), { shape: SHAPE, device: 'cuda' });
+    const s = new Stream();
+    s.waitStream(Stream.default());
+    cuda.synchronize();
+    emptyCache();
+    const allocated0 = memoryAllocated();
+    const reserved0 = memoryReserved();
+
+    const graph = new CudaGraph();
+    const out = graph.capture(() => chain(x, x, moduli), { stream: s });
+    expect(memoryAllocated()).toBeGreaterThan(allocated0);
+    expect(memoryReserved()).toBeGreaterThan(reserved0);
+    graph.replay(s);
+    s.synchronize();
+
+    graph.reset();
+    expect(graph.isCaptured).toBe(false);
+    // The output still lives in the released pool: its memory stays until the output goes.
+    expect(memoryReserved()).toBeGreaterThan(reserved0);
+    out.dispose();
+    expect(memoryAllocated()).toBe(allocated0);
+    expect(memoryReserved()).toBe(reserved0);
+
+    // Capture again into a fresh pool, then dispose the graph after the output.
+    const out2 = graph.capture(() => chain(x, x, moduli), { stream: s });
+    out2.dispose();
+    expect(memoryReserved()).toBeGreaterThan(reserved0);
+    graph.dispose();
+    expect(memoryAllocated()).toBe(allocated0);
+    expect(memoryReserved()).toBe(reserved0);
+    for (const t of [moduli, x]) t.dispose();
+    s.dispose();
+  });
+
+  it('fails an illegal operation during capture clearly, discards the capture, keeps the stream usable', () => {
+    const moduli = modulusTable([97n], { device: 'cuda' });
+    const x = Tensor.fromArray(new BigUint64Array([1n, 2n, 3n, 96n]), { shape: [1, 4], device: 'cuda' });
+    const y = Tensor.empty([1, 4], { dtype: 'uint64', device: 'cuda' });
+    const host = Tensor.empty([1, 4], { dtype: 'uint64' });
+    const s = new Stream();
+    s.waitStream(Stream.default());
+    cuda.synchronize();
+    emptyCache();
+    const reserved0 = memoryReserved();
+    const allocated0 = memoryAllocated();
+    const illegal: Array<[string, () => unknown]> = [
+      ['cuda.synchronize', () => cuda.synchronize()],
+      ['stream synchronize', () => s.synchronize()],
+      ['stream query', () => s.query()],
+      ['event synchronize', () => new Event().record(s).synchronize()],
+      ['toArray of a CUDA tensor', () => x.toArray()],
+      ['pageable host-to-device copy', () => y.copy_(host)],
+      ['pageable device-to-host copy', () => host.copy_(x)],
+      ['fromArray onto the device', () => Tensor.fromArray(new BigUint64Array(4), { device: 'cuda' })],
+      ['emptyCache', () => emptyCache()],
+    ];
+    for (const [label, op] of illegal) {
+      const graph = new CudaGraph();
+      let thrown: unknown;
+      try {
+        graph.capture(
+          () => {
+            addMod(x, x, moduli).dispose();
+            op();
+          },
+          { stream: s },
+        );
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, label).toBeInstanceOf(CudaGraphCaptureViolationError);
+      expect((thrown as Error).name).toBe('CudaGraphCaptureViolationError');
+      expect((thrown as Error).message, label).toMatch(/not allowed while a CUDA graph capture is open/);
+      expect(graph.isCaptured).toBe(false);
+      expect(isCapturing()).toBe(false);
+      expect(Stream.current()).toBe(Stream.default());
+      withStream(s, () => addMod(x, x, moduli, { out: y }));
+      s.synchronize();
+      expect(y.toArray(), label).toEqual(new BigUint64Array([2n, 4n, 6n, 95n]));
+      graph.dispose();
+    }
+    // The private pools of the discarded captures were released.
+    expect(memoryAllocated()).toBe(allocated0);
+    expect(memoryReserved()).toBe(reserved0);
+
+    // A violation swallowed inside the function still fails the capture.
+    const graph = new CudaGraph();
+    expect(() =>
+      graph.capture(
+        () => {
+          try {
+            cuda.synchronize();
+          } catch {
+            // ignored on purpose
+          }
+        },
+        { stream: s },
+      ),
+    ).toThrow(CudaGraphCaptureViolationError);
+    // The function's own error propagates and the capture is discarded.
+    expect(() =>
+      graph.capture(
+        () => {
+          throw new RangeError('mine');
+        },
+        { stream: s },
+      ),
+    ).toThrow(RangeError);
+    expect(() => graph.capture(async () => 1, { stream: s })).toThrow(TypeError);
+    expect(graph.isCaptured).toBe(false);
+    // And a clean capture still works on the same graph and stream.
+    graph.capture(() => addMod(x, x, moduli, { out: y }), { stream: s });
+    graph.replay(s);
+    s.synchronize();
+    expect(y.toArray()).toEqual(new BigUint64Array([2n, 4n, 6n, 95n]));
+    graph.dispose();
+    expect(memoryAllocated()).toBe(allocated0);
+    expect(memoryReserved()).toBe(reserved0);
+    for (const t of [moduli, x, y, host]) t.dispose();
+    s.dispose();
+  });
+
+  it('refuses misuse: default stream, capturing twice, replay before capture', () => {
+    const src = Tensor.fromArray(new Uint32Array([1, 2, 3]), { device: 'cuda' });
+    const dst = Tensor.empty([3], { dtype: 'uint32', device: 'cuda' });
+    cuda.synchronize();
+    const graph = new CudaGraph();
+    expect(() => graph.capture(() => dst.copy_(src), { stream: Stream.default() })).toThrow(CudaGraphStateError);
+    expect(() => graph.replay()).toThrow(/capture\(\) first/);
+    expect(graph.capture(() => dst.copy_(src))).toBe(dst);
+    expect(() => graph.capture(() => dst.copy_(src))).toThrow(/reset\(\) first/);
+    graph.replay();
+    cuda.synchronize();
+    expect(dst.toArray()).toEqual(new Uint32Array([1, 2, 3]));
+    graph.reset();
+    graph.capture(() => dst.copy_(src));
+    graph.dispose();
+    graph.dispose();
+    expect(() => graph.capture(() => dst.copy_(src))).toThrow(DisposedError);
+    src.dispose();
+    dst.dispose();
+  });
+});
