@@ -7,7 +7,7 @@
 //
 // Exits non-zero with a clear message when cmake or a C++ compiler is missing.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,26 +56,47 @@ try {
 if (!existsSync(cmakeJsBin)) fail(`cmake-js entry point missing at ${cmakeJsBin}; run npm ci.`);
 
 const parallel = Math.max(1, Number(process.env.FHELIUM_BUILD_JOBS) || os.availableParallelism?.() || os.cpus().length);
-const args = [
-  cmakeJsBin,
-  'compile',
-  '--directory',
-  packageRoot,
-  '--out',
-  path.join(packageRoot, 'build'),
-  '--config',
-  'Release',
-  '--parallel',
-  String(parallel),
-  `--CDFHELIUM_BACKENDS=${backends}`,
-];
-if (process.env.CMAKE) args.push(`--cmake-path=${process.env.CMAKE}`);
-if (process.env.FHELIUM_BUILD_VERBOSE !== '1') args.push('--log-level', 'warn');
+const buildDir = path.join(packageRoot, 'build');
 
-console.log(`build-native: cmake-js compile (FHELIUM_BACKENDS=${backends}, ${parallel} jobs)`);
-const result = spawnSync(process.execPath, args, { cwd: packageRoot, stdio: 'inherit', env: process.env });
-if (result.error) fail(`could not run cmake-js: ${result.error.message}`);
-if (result.status !== 0) fail(`cmake-js failed with exit code ${result.status}; see the output above.`);
+// cmake-js only configures a fresh build directory; when the requested backends differ from the
+// cached configuration, configure again so that switching FHELIUM_BACKENDS takes effect.
+function cachedBackends() {
+  try {
+    const cache = readFileSync(path.join(buildDir, 'CMakeCache.txt'), 'utf8');
+    return /^FHELIUM_BACKENDS:STRING=(.*)$/m.exec(cache)?.[1]?.trim() ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function cmakeJs(command) {
+  const args = [
+    cmakeJsBin,
+    command,
+    '--directory',
+    packageRoot,
+    '--out',
+    buildDir,
+    '--config',
+    'Release',
+    '--parallel',
+    String(parallel),
+    `--CDFHELIUM_BACKENDS=${backends}`,
+  ];
+  if (process.env.CMAKE) args.push(`--cmake-path=${process.env.CMAKE}`);
+  if (process.env.FHELIUM_BUILD_VERBOSE !== '1') args.push('--log-level', 'warn');
+  const result = spawnSync(process.execPath, args, { cwd: packageRoot, stdio: 'inherit', env: process.env });
+  if (result.error) fail(`could not run cmake-js: ${result.error.message}`);
+  if (result.status !== 0) fail(`cmake-js ${command} failed with exit code ${result.status}; see the output above.`);
+}
+
+console.log(`build-native: cmake-js (FHELIUM_BACKENDS=${backends}, ${parallel} jobs)`);
+const previous = cachedBackends();
+if (previous !== null && previous !== backends) {
+  console.log(`build-native: backends changed (${previous} -> ${backends}), reconfiguring`);
+  cmakeJs('configure');
+}
+cmakeJs('compile');
 
 const output = path.join(packageRoot, 'build', 'Release', 'fhelium_native.node');
 if (!existsSync(output)) fail(`the build finished but ${output} is missing`);
