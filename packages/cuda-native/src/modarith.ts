@@ -9,7 +9,13 @@
  * CUDA kernels are enqueued on the current stream of the tensors' device and never block.
  */
 import { type DeviceLike } from './device.js';
-import { DeviceMismatchError, DTypeMismatchError, ShapeMismatchError, TensorArgumentError } from './errors.js';
+import {
+  DeviceMismatchError,
+  DTypeMismatchError,
+  ShapeMismatchError,
+  TensorArgumentError,
+  TensorDisposedError,
+} from './errors.js';
 import { formatShape, sameShape } from './layout.js';
 import { native } from './native.js';
 import { Tensor } from './tensor.js';
@@ -24,14 +30,18 @@ export interface ModArithOptions {
 }
 
 interface Geometry {
-  readonly batch: number;
-  readonly limbs: number;
-  readonly n: number;
+  batch: number;
+  limbs: number;
+  n: number;
 }
 
+// Reused by every call (kernels are synchronous calls on one thread), to avoid an allocation.
+const scratch: Geometry = { batch: 0, limbs: 0, n: 0 };
+
+// Hot path of every kernel call: no allocation unless an error is thrown.
 function checkOperand(t: unknown, name: string, op: string): Tensor {
   if (!(t instanceof Tensor)) throw new TensorArgumentError(`${op}: ${name} must be a Tensor, got ${String(t)}`);
-  t._check(`${op} (${name})`);
+  if (t._disposed) throw new TensorDisposedError(`${op}: ${name} was disposed (use after dispose)`);
   if (t.dtype !== 'uint64') throw new DTypeMismatchError(`${op}: ${name} must be uint64, got ${t.dtype}`);
   if (!t._contiguous) {
     throw new TensorArgumentError(`${op}: ${name} must be contiguous (shape ${formatShape(t.shape)}, stride ${formatShape(t.stride)}); clone() it`);
@@ -51,7 +61,12 @@ function geometry(a: Tensor, moduli: Tensor, op: string): Geometry {
     );
   }
   const rows = limbs * n;
-  return { batch: rows === 0 ? 0 : a.numel / rows, limbs, n };
+  let batch = 1;
+  for (let i = 0; i < a.shape.length - 2; i++) batch *= a.shape[i]!;
+  scratch.batch = rows === 0 ? 0 : batch;
+  scratch.limbs = limbs;
+  scratch.n = n;
+  return scratch;
 }
 
 function sameDevice(t: Tensor, a: Tensor, name: string, op: string): void {
@@ -73,16 +88,14 @@ function partiallyOverlaps(out: Tensor, t: Tensor): boolean {
   return o0 < t1 && t0 < o1;
 }
 
-function prepareOut(options: ModArithOptions | undefined, a: Tensor, inputs: readonly Tensor[], op: string): Tensor {
+function prepareOut(options: ModArithOptions | undefined, a: Tensor, b: Tensor | null, op: string): Tensor {
   const given = options?.out;
   if (given === undefined) return Tensor.empty(a.shape, { dtype: 'uint64', device: a.device });
   const out = checkOperand(given, 'out', op);
   sameDevice(out, a, 'out', op);
   sameShapeAs(out, a, 'out', op);
-  for (const t of inputs) {
-    if (partiallyOverlaps(out, t)) {
-      throw new TensorArgumentError(`${op}: out partially overlaps an input; use the input itself (in place) or separate memory`);
-    }
+  if (partiallyOverlaps(out, a) || (b !== null && partiallyOverlaps(out, b))) {
+    throw new TensorArgumentError(`${op}: out partially overlaps an input; use the input itself (in place) or separate memory`);
   }
   return out;
 }
@@ -101,7 +114,7 @@ function binary(
   sameDevice(moduli, a, 'moduli', kernel);
   sameShapeAs(b, a, 'b', kernel);
   const g = geometry(a, moduli, kernel);
-  const out = prepareOut(options, a, [a, b], kernel);
+  const out = prepareOut(options, a, b, kernel);
   native()[kernel](a._dev, out._ptr, a._ptr, b._ptr, moduli._ptr, g.batch, g.limbs, g.n);
   return out;
 }
@@ -128,7 +141,7 @@ export function negMod(a: Tensor, moduli: Tensor, options?: ModArithOptions): Te
   checkOperand(moduli, 'moduli', op);
   sameDevice(moduli, a, 'moduli', op);
   const g = geometry(a, moduli, op);
-  const out = prepareOut(options, a, [a], op);
+  const out = prepareOut(options, a, null, op);
   native().negMod(a._dev, out._ptr, a._ptr, moduli._ptr, g.batch, g.limbs, g.n);
   return out;
 }
@@ -159,7 +172,7 @@ export function mulModShoup(a: Tensor, w: Tensor, wShoup: Tensor, moduli: Tensor
       throw new ShapeMismatchError(`${op}: ${name} must be shaped [limbs, N] = [${g.limbs}, ${g.n}], got ${formatShape(t.shape)}`);
     }
   }
-  const out = prepareOut(options, a, [a], op);
+  const out = prepareOut(options, a, null, op);
   native().mulModShoup(a._dev, out._ptr, a._ptr, w._ptr, wShoup._ptr, moduli._ptr, g.batch, g.limbs, g.n);
   return out;
 }
