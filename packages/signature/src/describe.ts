@@ -86,7 +86,9 @@ function describeObject(value: object): string {
     const ctor = (proto as { constructor?: unknown }).constructor;
     const name = typeof ctor === 'function' ? ctor.name : '';
     if (name === '') return 'an object with a custom prototype';
-    return `${/^[AEIO]/.test(name) ? 'an' : 'a'} ${name}${isBuiltinName(name) ? '' : ' instance'}`;
+    const article = /^[AEIO]/.test(name) ? 'an' : 'a';
+    if (value instanceof Error) return `${article} ${name} (${quote(String(value.message))})`;
+    return `${article} ${name}${isBuiltinName(name) ? '' : ' instance'}`;
   } catch {
     return 'an object that cannot be inspected';
   }

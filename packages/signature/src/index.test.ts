@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import * as signature from './index.js';
+
+describe('public surface', () => {
+  it('exports exactly the documented runtime names', () => {
+    expect(Object.keys(signature).sort()).toEqual(
+      [
+        'DTYPES',
+        'ExecutionError',
+        'ExecutionInputError',
+        'FHEliumError',
+        'MAX_NESTING_DEPTH',
+        'TREE_KINDS',
+        'TensorSignature',
+        'ValueSignature',
+        'ValueTreeSignature',
+        'canonicalizeMetadata',
+        'dtypeItemSize',
+        'getExactValueType',
+        'isDType',
+        'isRegisteredExactValue',
+        'isTensorLike',
+        'isTensorResident',
+        'metadataEquals',
+        'metadataFromJSON',
+        'metadataToJSON',
+        'rebuildExactValue',
+        'registerExactValue',
+      ].sort(),
+    );
+    expect(signature.TREE_KINDS).toEqual(['tensor', 'value', 'array', 'record', 'map']);
+    expect(Object.isFrozen(signature.TREE_KINDS)).toBe(true);
+  });
+});
