@@ -1,0 +1,98 @@
+// Host-side argument checks shared by the CPU and CUDA basis-conversion entry points.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "common/basis_conversion_tables.h"
+#include "common/kernel_args.h"
+#include "common/limb_map.h"
+
+namespace fhelium {
+
+inline void require_disjoint(const char* where, const uint64_t* a, std::size_t a_words,
+                             const uint64_t* b, std::size_t b_words) {
+  require_argument(a + a_words <= b || b + b_words <= a, where,
+                   "non-overlapping input and output buffers", "overlapping buffers");
+}
+
+// Words spanned by `batch` polynomials of `limbs` limbs at `stride` words apart.
+inline std::size_t span_words(std::size_t batch, std::size_t stride, std::size_t limbs,
+                              uint32_t log_n) {
+  return (batch - 1) * stride + (limbs << log_n);
+}
+
+inline void check_conversion_view(const char* where, const BasisConversionView& t) {
+  require_argument(t.num_src >= 1 && t.num_src <= kMaxLimbs && t.num_dst >= 1 &&
+                       t.num_dst <= kMaxLimbs,
+                   where, "a conversion table with 1 to 128 source and destination primes",
+                   std::to_string(t.num_src) + " -> " + std::to_string(t.num_dst));
+  require_argument(t.src_moduli != nullptr && t.src_qhat_inv != nullptr &&
+                       t.dst_moduli != nullptr && t.qhat_mod_dst != nullptr,
+                   where, "a complete BasisConversionView", "a view with a null table");
+}
+
+inline void check_batch(const char* where, std::size_t batch, std::size_t in_stride,
+                        std::size_t in_limbs, std::size_t out_stride, std::size_t out_limbs,
+                        uint32_t log_n) {
+  require_argument(batch >= 1, where, "batch >= 1", std::to_string(batch));
+  require_argument(batch == 1 || (in_stride >= (in_limbs << log_n) &&
+                                  out_stride >= (out_limbs << log_n)),
+                   where,
+                   "batch strides >= " + std::to_string(in_limbs << log_n) + " (in) and " +
+                       std::to_string(out_limbs << log_n) + " (out) words",
+                   std::to_string(in_stride) + " and " + std::to_string(out_stride));
+}
+
+inline void check_basis_convert(const char* where, const uint64_t* in, std::size_t in_stride,
+                                const uint64_t* out, std::size_t out_stride, std::size_t batch,
+                                uint32_t log_n, const BasisConversionView& t) {
+  require_log_n(where, log_n);
+  check_conversion_view(where, t);
+  require_argument(in != nullptr && out != nullptr, where, "non-null in and out", "a null pointer");
+  check_batch(where, batch, in_stride, t.num_src, out_stride, t.num_dst, log_n);
+  require_disjoint(where, in, span_words(batch, in_stride, t.num_src, log_n), out,
+                   span_words(batch, out_stride, t.num_dst, log_n));
+}
+
+inline void check_mod_up(const char* where, const uint64_t* in, std::size_t in_stride,
+                         std::size_t in_limbs, std::size_t digit_begin, const uint64_t* out,
+                         std::size_t out_stride, std::size_t batch, uint32_t log_n,
+                         const BasisConversionView& t) {
+  require_log_n(where, log_n);
+  check_conversion_view(where, t);
+  require_argument(in != nullptr && out != nullptr, where, "non-null in and out", "a null pointer");
+  require_argument(digit_begin + t.num_src <= in_limbs, where,
+                   "the digit [digit_begin, digit_begin + " + std::to_string(t.num_src) +
+                       ") within the " + std::to_string(in_limbs) + " input limbs",
+                   "digit_begin " + std::to_string(digit_begin));
+  require_argument(t.num_dst >= in_limbs - t.num_src, where,
+                   "a table converting to at least the " + std::to_string(in_limbs - t.num_src) +
+                       " other limbs of Q_l",
+                   std::to_string(t.num_dst) + " destination primes");
+  const std::size_t out_limbs = t.num_src + t.num_dst;
+  check_batch(where, batch, in_stride, in_limbs, out_stride, out_limbs, log_n);
+  require_disjoint(where, in, span_words(batch, in_stride, in_limbs, log_n), out,
+                   span_words(batch, out_stride, out_limbs, log_n));
+}
+
+// For mod_down_finish and rescale_finish: x, c, out of `limbs` limbs; out may equal x or c.
+inline void check_sub_scale(const char* where, const uint64_t* x, std::size_t x_stride,
+                            const uint64_t* c, std::size_t c_stride, const uint64_t* out,
+                            std::size_t out_stride, std::size_t batch, std::size_t limbs,
+                            uint32_t log_n, const uint64_t* constants) {
+  require_log_n(where, log_n);
+  require_argument(x != nullptr && c != nullptr && out != nullptr && constants != nullptr, where,
+                   "non-null x, c, out and constants", "a null pointer");
+  require_argument(limbs >= 1 && limbs <= kMaxLimbs, where, "limbs in [1, 128]",
+                   std::to_string(limbs));
+  require_argument(batch >= 1, where, "batch >= 1", std::to_string(batch));
+  const std::size_t poly = limbs << log_n;
+  require_argument(batch == 1 || (x_stride >= poly && c_stride >= poly && out_stride >= poly),
+                   where, "batch strides >= limbs * N = " + std::to_string(poly),
+                   std::to_string(x_stride) + ", " + std::to_string(c_stride) + ", " +
+                       std::to_string(out_stride));
+}
+
+}  // namespace fhelium

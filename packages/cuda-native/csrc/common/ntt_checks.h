@@ -1,0 +1,33 @@
+// Host-side argument checks shared by the CPU and CUDA NTT entry points, so both reject exactly
+// the same calls with the same messages.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "common/kernel_args.h"
+#include "common/limb_map.h"
+#include "common/ntt_tables.h"
+
+namespace fhelium {
+
+inline LimbMap check_ntt_arguments(const char* where, const uint64_t* in,
+                                   std::size_t in_batch_stride, const uint64_t* out,
+                                   std::size_t out_batch_stride, std::size_t batch,
+                                   std::size_t limbs, const uint32_t* limb_to_prime,
+                                   const NttTablesView& tables) {
+  require_log_n(where, tables.log_n);
+  require_argument(in != nullptr && out != nullptr, where, "non-null in and out", "a null pointer");
+  require_argument(tables.moduli != nullptr && tables.forward != nullptr &&
+                       tables.inverse != nullptr && tables.scalars != nullptr,
+                   where, "a complete NttTablesView", "a view with a null table");
+  require_argument(batch >= 1, where, "batch >= 1", std::to_string(batch));
+  const std::size_t poly = limbs << tables.log_n;
+  require_argument(batch == 1 || (in_batch_stride >= poly && out_batch_stride >= poly), where,
+                   "batch strides >= limbs * N = " + std::to_string(poly),
+                   std::to_string(in_batch_stride) + " and " + std::to_string(out_batch_stride));
+  return make_limb_map(where, limb_to_prime, limbs, tables.num_primes);
+}
+
+}  // namespace fhelium

@@ -1,0 +1,46 @@
+#include "cpu/automorphism.h"
+
+#include <vector>
+
+#include "common/automorphism_checks.h"
+#include "common/galois_index.h"
+#include "common/number_theory.h"
+
+namespace fhelium::cpu {
+
+void automorphism_ntt(const uint64_t* in, uint64_t* out, std::size_t batch, std::size_t limbs,
+                      uint32_t log_n, uint64_t galois_elt) {
+  check_automorphism_buffers("cpu::automorphism_ntt", in, out, batch, limbs, log_n, galois_elt);
+  const std::size_t n = std::size_t{1} << log_n;
+  std::vector<uint32_t> source(n);
+  for (uint32_t i = 0; i < n; ++i) source[i] = automorphism_ntt_source(i, log_n, galois_elt);
+  for (std::size_t p = 0; p < batch * limbs; ++p) {
+    const uint64_t* src = in + p * n;
+    uint64_t* dst = out + p * n;
+    for (std::size_t i = 0; i < n; ++i) dst[i] = src[source[i]];
+  }
+}
+
+void automorphism_coeff(const uint64_t* in, uint64_t* out, std::size_t batch, std::size_t limbs,
+                        uint32_t log_n, uint64_t galois_elt, const uint32_t* limb_to_prime,
+                        const Modulus* moduli, std::size_t num_primes) {
+  const char* where = "cpu::automorphism_coeff";
+  check_automorphism_buffers(where, in, out, batch, limbs, log_n, galois_elt);
+  require_argument(moduli != nullptr, where, "a moduli array", "null");
+  const LimbMap map = make_limb_map(where, limb_to_prime, limbs, num_primes);
+  const std::size_t n = std::size_t{1} << log_n;
+  const uint64_t galois_inv = host_inv_mod(galois_elt, 2 * n);
+  for (std::size_t b = 0; b < batch; ++b) {
+    for (std::size_t l = 0; l < limbs; ++l) {
+      const uint64_t q = moduli[map.prime[l]].value;
+      const uint64_t* src = in + (b * limbs + l) * n;
+      uint64_t* dst = out + (b * limbs + l) * n;
+      for (uint32_t k = 0; k < n; ++k) {
+        const uint64_t s = automorphism_coeff_source(k, log_n, galois_inv);
+        dst[k] = s < n ? src[s] : neg_mod(src[s - n], q);
+      }
+    }
+  }
+}
+
+}  // namespace fhelium::cpu

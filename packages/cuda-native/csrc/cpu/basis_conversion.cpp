@@ -1,0 +1,88 @@
+#include "cpu/basis_conversion.h"
+
+#include <vector>
+
+#include "common/basis_conversion_checks.h"
+#include "common/basis_conversion_core.h"
+#include "cpu/sub_scale.h"
+
+namespace fhelium::cpu {
+namespace {
+
+// Converts every coefficient of one batch element. src(i) is the i-th source limb; dst_limb(j) the
+// output limb of destination j.
+void convert_poly(const uint64_t* const* src, uint64_t* const* dst, std::size_t n,
+                  const BasisConversionView& t) {
+  const uint32_t s = t.num_src;
+  std::vector<uint64_t> y(s);
+  for (std::size_t k = 0; k < n; ++k) {
+    for (uint32_t i = 0; i < s; ++i) y[i] = conversion_scale(src[i][k], t, i);
+    for (uint32_t j = 0; j < t.num_dst; ++j) {
+      const Modulus m = t.dst_moduli[j];
+      const uint64_t* row = t.qhat_mod_dst + static_cast<std::size_t>(j) * s;
+      Acc128 acc{0, 0};
+      uint32_t terms = 0;
+      for (uint32_t i = 0; i < s; ++i) {
+        acc_mul_add(acc, y[i], row[i]);
+        if (++terms == kFoldTerms) {
+          acc = Acc128{acc_reduce(acc, m), 0};
+          terms = 0;
+        }
+      }
+      dst[j][k] = acc_reduce(acc, m);
+    }
+  }
+}
+
+}  // namespace
+
+void basis_convert(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
+                   std::size_t out_batch_stride, std::size_t batch, uint32_t log_n,
+                   const BasisConversionView& t) {
+  check_basis_convert("cpu::basis_convert", in, in_batch_stride, out, out_batch_stride, batch,
+                      log_n, t);
+  const std::size_t n = std::size_t{1} << log_n;
+  std::vector<const uint64_t*> src(t.num_src);
+  std::vector<uint64_t*> dst(t.num_dst);
+  for (std::size_t b = 0; b < batch; ++b) {
+    for (uint32_t i = 0; i < t.num_src; ++i) src[i] = in + b * in_batch_stride + i * n;
+    for (uint32_t j = 0; j < t.num_dst; ++j) dst[j] = out + b * out_batch_stride + j * n;
+    convert_poly(src.data(), dst.data(), n, t);
+  }
+}
+
+void mod_up(const uint64_t* in, std::size_t in_batch_stride, std::size_t in_limbs,
+            std::size_t digit_begin, uint64_t* out, std::size_t out_batch_stride,
+            std::size_t batch, uint32_t log_n, const BasisConversionView& t) {
+  check_mod_up("cpu::mod_up", in, in_batch_stride, in_limbs, digit_begin, out, out_batch_stride,
+               batch, log_n, t);
+  const std::size_t n = std::size_t{1} << log_n;
+  std::vector<const uint64_t*> src(t.num_src);
+  std::vector<uint64_t*> dst(t.num_dst);
+  for (std::size_t b = 0; b < batch; ++b) {
+    const uint64_t* in_b = in + b * in_batch_stride;
+    uint64_t* out_b = out + b * out_batch_stride;
+    for (uint32_t i = 0; i < t.num_src; ++i) {
+      src[i] = in_b + (digit_begin + i) * n;
+      uint64_t* copy = out_b + (digit_begin + i) * n;
+      for (std::size_t k = 0; k < n; ++k) copy[k] = src[i][k];
+    }
+    for (uint32_t j = 0; j < t.num_dst; ++j) {
+      const std::size_t o = j < digit_begin ? j : j + t.num_src;
+      dst[j] = out_b + o * n;
+    }
+    convert_poly(src.data(), dst.data(), n, t);
+  }
+}
+
+void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* conv,
+                     std::size_t conv_batch_stride, uint64_t* out, std::size_t out_batch_stride,
+                     std::size_t batch, std::size_t limbs, uint32_t log_n,
+                     const uint64_t* constants) {
+  check_sub_scale("cpu::mod_down_finish", x, x_batch_stride, conv, conv_batch_stride, out,
+                  out_batch_stride, batch, limbs, log_n, constants);
+  detail::sub_scale(x, x_batch_stride, conv, conv_batch_stride, out, out_batch_stride, batch,
+                    limbs, log_n, constants);
+}
+
+}  // namespace fhelium::cpu

@@ -1,0 +1,47 @@
+// Basis conversions of hybrid key switching on the CPU (tables: common/basis_conversion_tables.h).
+//
+// Layout: batch element b of a buffer starts at ptr + b * batch_stride (words); within it, limbs
+// of N = 2^log_n contiguous words. Inputs are in COEFFICIENT form and reduced; outputs are
+// reduced. in and out must not overlap. Every function throws Error(Argument) before writing
+// anything when an argument is wrong.
+//
+// ModDown division of responsibility: the caller composes
+//   1. ntt_inverse of the P limbs of x (into scratch),
+//   2. basis_convert P -> Q_l (BasisConversionTables::build(P, Q_l)),
+//   3. ntt_forward of the converted limbs,
+//   4. mod_down_finish: out_i = (x_i - conv_i) * P^{-1} mod q_i,
+// so that the NTT kernels stay the only transforms and every step is graph-capturable. No
+// rounding correction is applied: the result is (x - [x]_P - u*P) / P with the conversion's
+// 0 <= u < K, i.e. within K + 1 of x / P, which key switching absorbs as noise.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "common/basis_conversion_tables.h"
+
+namespace fhelium::cpu {
+
+// in: t.num_src limbs (basis A), out: t.num_dst limbs (basis B).
+void basis_convert(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
+                   std::size_t out_batch_stride, std::size_t batch, uint32_t log_n,
+                   const BasisConversionView& t);
+
+// ModUp of one digit. in: a polynomial over Q_l (in_limbs limbs); its limbs
+// [digit_begin, digit_begin + t.num_src) are the digit. out: over Q_l u P, t.num_src + t.num_dst
+// limbs: out limb o equals in limb o inside the digit, and is the conversion's destination
+// o (o < digit_begin) or o - t.num_src (after the digit) elsewhere. Build t with
+// BasisConversionTables::build_mod_up.
+void mod_up(const uint64_t* in, std::size_t in_batch_stride, std::size_t in_limbs,
+            std::size_t digit_begin, uint64_t* out, std::size_t out_batch_stride,
+            std::size_t batch, uint32_t log_n, const BasisConversionView& t);
+
+// out_i = (x_i - conv_i) * constants[i].s mod constants[i].q for limbs i < limbs, with
+// constants = mod_down_constants(Q_l, P) ([limbs][3] words: q, s, shoup(s)). Works in either
+// domain (NTT form in hybrid key switching). out may equal x or conv.
+void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* conv,
+                     std::size_t conv_batch_stride, uint64_t* out, std::size_t out_batch_stride,
+                     std::size_t batch, std::size_t limbs, uint32_t log_n,
+                     const uint64_t* constants);
+
+}  // namespace fhelium::cpu

@@ -1,0 +1,35 @@
+#include "cpu/rescale.h"
+
+#include "common/rescale_checks.h"
+#include "common/rescale_core.h"
+#include "cpu/sub_scale.h"
+
+namespace fhelium::cpu {
+
+void rescale_prepare(const uint64_t* last, std::size_t last_batch_stride, uint64_t* out,
+                     std::size_t out_batch_stride, std::size_t batch, uint32_t log_n,
+                     const RescaleView& t) {
+  check_rescale_prepare("cpu::rescale_prepare", last, last_batch_stride, out, out_batch_stride,
+                        batch, log_n, t);
+  const std::size_t n = std::size_t{1} << log_n;
+  for (std::size_t b = 0; b < batch; ++b) {
+    const uint64_t* xl = last + b * last_batch_stride;
+    for (uint32_t i = 0; i < t.num_dst; ++i) {
+      uint64_t* o = out + b * out_batch_stride + i * n;
+      for (std::size_t k = 0; k < n; ++k) o[k] = rescale_term(rescale_shifted(xl[k], t), t, i);
+    }
+  }
+}
+
+void rescale_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* t_ntt,
+                    std::size_t t_batch_stride, uint64_t* out, std::size_t out_batch_stride,
+                    std::size_t batch, uint32_t log_n, const RescaleView& t) {
+  const char* where = "cpu::rescale_finish";
+  check_rescale_view(where, t);
+  check_sub_scale(where, x, x_batch_stride, t_ntt, t_batch_stride, out, out_batch_stride, batch,
+                  t.num_dst, log_n, t.finish);
+  detail::sub_scale(x, x_batch_stride, t_ntt, t_batch_stride, out, out_batch_stride, batch,
+                    t.num_dst, log_n, t.finish);
+}
+
+}  // namespace fhelium::cpu

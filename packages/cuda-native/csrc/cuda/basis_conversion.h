@@ -1,0 +1,30 @@
+// Basis conversions of hybrid key switching on CUDA: same operations, layouts and results as
+// cpu/basis_conversion.h (read that header for the ModDown composition). Buffers and table views
+// are device memory. One kernel on `stream` per call; allocates nothing, never synchronizes.
+// Throws Error(Argument) before launching on bad arguments (also batch too large for the
+// grid), Error(Cuda) when the launch fails.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "common/basis_conversion_tables.h"
+#include "common/cuda_stream.h"
+
+namespace fhelium::cuda {
+
+void basis_convert(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
+                   std::size_t out_batch_stride, std::size_t batch, uint32_t log_n,
+                   const BasisConversionView& t, cudaStream_t stream);
+
+void mod_up(const uint64_t* in, std::size_t in_batch_stride, std::size_t in_limbs,
+            std::size_t digit_begin, uint64_t* out, std::size_t out_batch_stride,
+            std::size_t batch, uint32_t log_n, const BasisConversionView& t,
+            cudaStream_t stream);
+
+void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* conv,
+                     std::size_t conv_batch_stride, uint64_t* out, std::size_t out_batch_stride,
+                     std::size_t batch, std::size_t limbs, uint32_t log_n,
+                     const uint64_t* constants, cudaStream_t stream);
+
+}  // namespace fhelium::cuda

@@ -1,0 +1,62 @@
+// One thread per (coefficient, limb): each digit residue is loaded once and multiplied into both
+// output components' 128-bit accumulators; every load and store is coalesced across the warp.
+#include "cuda/keyswitch.h"
+
+#include <cuda_runtime.h>
+
+#include "common/acc128.h"
+#include "common/keyswitch_checks.h"
+#include "cuda/launch_check.h"
+
+namespace fhelium::cuda {
+namespace {
+
+constexpr uint32_t kThreads = 256;
+
+__global__ void __launch_bounds__(kThreads)
+    keyswitch_kernel(const uint64_t* __restrict__ digits, uint32_t num_digits, uint32_t limbs,
+                     const uint64_t* __restrict__ keys, const Modulus* __restrict__ moduli,
+                     uint32_t num_primes, uint32_t log_n, uint64_t* __restrict__ out, LimbMap map) {
+  const uint32_t k = blockIdx.x * kThreads + threadIdx.x;
+  const uint32_t l = blockIdx.y;
+  const uint32_t p = map.prime[l];
+  const Modulus m = moduli[p];
+  const std::size_t n = std::size_t{1} << log_n;
+  const std::size_t key_comp = static_cast<std::size_t>(num_primes) << log_n;
+  const uint64_t* d = digits + (static_cast<std::size_t>(l) << log_n) + k;
+  const uint64_t* key = keys + (static_cast<std::size_t>(p) << log_n) + k;
+  Acc128 acc0{0, 0}, acc1{0, 0};
+  uint32_t terms = 0;
+  for (uint32_t j = 0; j < num_digits; ++j) {
+    const uint64_t dj = __ldg(d);
+    acc_mul_add(acc0, dj, __ldg(key));
+    acc_mul_add(acc1, dj, __ldg(key + key_comp));
+    d += static_cast<std::size_t>(limbs) << log_n;
+    key += 2 * key_comp;
+    if (++terms == kFoldTerms) {
+      acc0 = Acc128{acc_reduce(acc0, m), 0};
+      acc1 = Acc128{acc_reduce(acc1, m), 0};
+      terms = 0;
+    }
+  }
+  out[l * n + k] = acc_reduce(acc0, m);
+  out[(limbs + l) * n + k] = acc_reduce(acc1, m);
+}
+
+}  // namespace
+
+void keyswitch_inner_product(const uint64_t* digits, std::size_t num_digits, std::size_t limbs,
+                             const uint64_t* keys, const uint32_t* limb_to_prime,
+                             const Modulus* moduli, std::size_t num_primes, uint32_t log_n,
+                             uint64_t* out, cudaStream_t stream) {
+  const char* where = "cuda::keyswitch_inner_product";
+  const LimbMap map = check_keyswitch(where, digits, num_digits, limbs, keys, limb_to_prime,
+                                      moduli, num_primes, log_n, out);
+  const dim3 grid((1u << log_n) / kThreads, static_cast<uint32_t>(limbs));
+  keyswitch_kernel<<<grid, kThreads, 0, stream>>>(
+      digits, static_cast<uint32_t>(num_digits), static_cast<uint32_t>(limbs), keys, moduli,
+      static_cast<uint32_t>(num_primes), log_n, out, map);
+  check_launch(where);
+}
+
+}  // namespace fhelium::cuda

@@ -1,0 +1,263 @@
+// Two-phase shared-memory negacyclic NTT (one kernel when log N <= 12).
+//
+// With N = 2^log_n = 2^(S1 + S2): the forward transform's first S1 stages only mix elements whose
+// indices agree modulo 2^S2 (a "column" of 2^S1 elements at stride 2^S2), and its last S2 stages
+// only mix elements of one contiguous "chunk" of 2^S2. Phase 1 runs each column's stages in shared
+// memory (a block takes 2048 >> S1 adjacent columns, so every global access covers whole 32-byte
+// sectors); phase 2 does the same for chunks. The inverse runs chunks first, then columns. Each
+// thread keeps 8 elements in registers and applies up to 3 radix-2 stages to them between two
+// shared-memory exchanges, so a 2^S tile needs ceil(S / 3) exchanges. Twiddles come from the
+// global table: the pair at global bit position gb containing index j uses entry (N + j) >> (gb+1)
+// for every stage of both directions.
+#include "cuda/ntt.h"
+
+#include <cuda_runtime.h>
+
+#include "common/limb_map.h"
+#include "common/ntt_butterfly.h"
+#include "common/ntt_checks.h"
+#include "cuda/ntt_tile.h"
+#include "cuda/launch_check.h"
+
+namespace fhelium::cuda {
+namespace {
+
+using namespace fhelium::ntt_tile;
+
+constexpr uint32_t kThreads = 256;
+
+struct NttLaunch {
+  const uint64_t* src;
+  uint64_t* dst;
+  std::size_t src_batch_stride;
+  std::size_t dst_batch_stride;
+  const uint64_t* twiddles;  // forward or inverse table, [num_primes][N][2]
+  const uint64_t* scalars;     // [num_primes][4]
+  const Modulus* moduli;
+  uint32_t log_n;
+  uint32_t limbs;
+  LimbMap map;
+};
+
+__device__ __forceinline__ LimbConsts limb_consts(const NttLaunch& p, uint32_t limb) {
+  const uint32_t prime = p.map.prime[limb];
+  LimbConsts c;
+  c.n = 1u << p.log_n;
+  c.log_n = p.log_n;
+  c.q = p.moduli[prime].value;
+  c.tw = p.twiddles + 2 * static_cast<std::size_t>(prime) * c.n;
+  c.scal = p.scalars + 4 * static_cast<std::size_t>(prime);
+  return c;
+}
+
+// Column phase: tile = 2^S rows at stride 2^(log_n - S), 2048 >> S adjacent columns per block.
+// Forward: the first S stages, output in [0, 4q). Inverse: the last S stages, output in [0, q).
+// Reads and writes global memory directly in the first and last groups (each warp access covers
+// runs of >= 32 contiguous bytes).
+template <bool kFwd, int S>
+__global__ void __launch_bounds__(kThreads) ntt_columns_kernel(NttLaunch p) {
+  constexpr uint32_t kCols = columns_per_block(S);
+  constexpr int kGroups = groups_for(S);
+  __shared__ uint64_t sh[kCols << S];
+  const uint32_t tid = threadIdx.x;
+  const uint32_t col = tid % kCols;
+  const uint32_t t = tid / kCols;
+  const uint32_t limb = blockIdx.y % p.limbs;
+  const uint32_t b = blockIdx.y / p.limbs;
+  const LimbConsts c = limb_consts(p, limb);
+  const uint64_t* src = p.src + b * p.src_batch_stride + static_cast<std::size_t>(limb) * c.n;
+  uint64_t* dst = p.dst + b * p.dst_batch_stride + static_cast<std::size_t>(limb) * c.n;
+  const TileGeom g{col, kCols, blockIdx.x * kCols + col, p.log_n - S};
+
+  uint64_t x[8];
+#pragma unroll 1
+  for (int grp = 0; grp < kGroups; ++grp) {
+    uint32_t lo;
+    int q_lo, q_hi;
+    group_bits<kFwd, S>(grp, lo, q_lo, q_hi);
+#pragma unroll
+    for (int v = 0; v < 8; ++v) {
+      const uint32_t k = slot_k(t, v, lo);
+      x[v] = grp == 0 ? src[glob(g, k)] : sh[sh_addr(g, k)];
+    }
+    reg_stages<kFwd>(x, lo, q_lo, q_hi, t, g, c);
+    if (grp == kGroups - 1) {
+#pragma unroll
+      for (int v = 0; v < 8; ++v) dst[glob(g, slot_k(t, v, lo))] = x[v];
+    } else {
+#pragma unroll
+      for (int v = 0; v < 8; ++v) sh[sh_addr(g, slot_k(t, v, lo))] = x[v];
+      __syncthreads();
+    }
+  }
+}
+
+// Chunk phase: tile = 2^S contiguous elements, kTiles tiles per block. Forward: the last S stages
+// (all of them when S = log_n), output fully reduced. Inverse: the first S stages, output in
+// [0, 2q), or fully reduced when S = log_n (the last stage folds in N^{-1}). The low-bit group
+// goes through shared memory on the global side so that global accesses stay coalesced.
+template <bool kFwd, int S, int kTiles>
+__global__ void __launch_bounds__(kTiles << (S - 3)) ntt_chunks_kernel(NttLaunch p) {
+  constexpr uint32_t kWords = static_cast<uint32_t>(kTiles) << S;
+  constexpr uint32_t kThreadsHere = static_cast<uint32_t>(kTiles) << (S - 3);
+  constexpr int kGroups = groups_for(S);
+  __shared__ uint64_t sh[kWords];
+  const uint32_t tid = threadIdx.x;
+  const uint32_t tile = tid >> (S - 3);
+  const uint32_t t = tid & ((1u << (S - 3)) - 1u);
+  const uint32_t limb = blockIdx.y % p.limbs;
+  const uint32_t b = blockIdx.y / p.limbs;
+  const LimbConsts c = limb_consts(p, limb);
+  const std::size_t block_off = static_cast<std::size_t>(blockIdx.x) * kWords;
+  const uint64_t* src = p.src + b * p.src_batch_stride + static_cast<std::size_t>(limb) * c.n;
+  uint64_t* dst = p.dst + b * p.dst_batch_stride + static_cast<std::size_t>(limb) * c.n;
+  const TileGeom g{tile << S, 1u, static_cast<uint32_t>(block_off) + (tile << S), 0u};
+
+  if (!kFwd) {
+    for (uint32_t i = tid; i < kWords; i += kThreadsHere) sh[swz(i)] = src[block_off + i];
+    __syncthreads();
+  }
+  uint64_t x[8];
+#pragma unroll 1
+  for (int grp = 0; grp < kGroups; ++grp) {
+    uint32_t lo;
+    int q_lo, q_hi;
+    group_bits<kFwd, S>(grp, lo, q_lo, q_hi);
+#pragma unroll
+    for (int v = 0; v < 8; ++v) {
+      const uint32_t k = slot_k(t, v, lo);
+      x[v] = (kFwd && grp == 0) ? src[glob(g, k)] : sh[sh_addr(g, k)];
+    }
+    reg_stages<kFwd>(x, lo, q_lo, q_hi, t, g, c);
+    if (!kFwd && grp == kGroups - 1) {
+#pragma unroll
+      for (int v = 0; v < 8; ++v) dst[glob(g, slot_k(t, v, lo))] = x[v];
+    } else {
+#pragma unroll
+      for (int v = 0; v < 8; ++v) sh[sh_addr(g, slot_k(t, v, lo))] = x[v];
+      __syncthreads();
+    }
+  }
+  if (kFwd) {
+    for (uint32_t i = tid; i < kWords; i += kThreadsHere) {
+      dst[block_off + i] = reduce_from_4q(sh[swz(i)], c.q);
+    }
+  }
+}
+
+template <bool kFwd, int S>
+void launch_columns(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
+  constexpr uint32_t kCols = columns_per_block(S);
+  const uint32_t columns = 1u << (p.log_n - S);
+  ntt_columns_kernel<kFwd, S><<<dim3(columns / kCols, polys), kThreads, 0, stream>>>(p);
+}
+
+template <bool kFwd, int S, int kTiles>
+void launch_chunks(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
+  const uint32_t chunks = 1u << (p.log_n - S);
+  ntt_chunks_kernel<kFwd, S, kTiles>
+      <<<dim3(chunks / kTiles, polys), kTiles << (S - 3), 0, stream>>>(p);
+}
+
+template <bool kFwd>
+void dispatch_columns(uint32_t s, const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
+  switch (s) {
+    case 6: launch_columns<kFwd, 6>(p, polys, stream); break;
+    case 7: launch_columns<kFwd, 7>(p, polys, stream); break;
+    default: launch_columns<kFwd, 8>(p, polys, stream); break;
+  }
+}
+
+template <bool kFwd>
+void dispatch_chunks(uint32_t s, bool single, const NttLaunch& p, uint32_t polys,
+                     cudaStream_t stream) {
+  if (single) {
+    switch (s) {
+      case 10: launch_chunks<kFwd, 10, 1>(p, polys, stream); break;
+      case 11: launch_chunks<kFwd, 11, 1>(p, polys, stream); break;
+      default: launch_chunks<kFwd, 12, 1>(p, polys, stream); break;
+    }
+    return;
+  }
+  switch (s) {
+    case 7: launch_chunks<kFwd, 7, 16>(p, polys, stream); break;
+    case 8: launch_chunks<kFwd, 8, 8>(p, polys, stream); break;
+    default: launch_chunks<kFwd, 9, 4>(p, polys, stream); break;
+  }
+}
+
+template <bool kFwd>
+void run(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
+         std::size_t out_batch_stride, std::size_t batch, std::size_t limbs,
+         const uint32_t* limb_to_prime, const NttTablesView& t, cudaStream_t stream,
+         const char* where) {
+  const LimbMap map = check_ntt_arguments(where, in, in_batch_stride, out, out_batch_stride, batch,
+                                          limbs, limb_to_prime, t);
+  require_grid_y(where, batch * limbs);
+  const uint64_t* table = kFwd ? t.forward : t.inverse;
+  require_argument(reinterpret_cast<uintptr_t>(table) % 16 == 0, where,
+                   "twiddle tables 16-byte aligned", "a misaligned table pointer");
+  const uint32_t polys = static_cast<uint32_t>(batch * limbs);
+  const uint32_t log_n = t.log_n;
+  // Strides of a batch of one do not matter; keep them consistent for the kernels.
+  const std::size_t poly_words = limbs << log_n;
+  const std::size_t in_stride = batch == 1 ? poly_words : in_batch_stride;
+  const std::size_t out_stride = batch == 1 ? poly_words : out_batch_stride;
+
+  NttLaunch p{};
+  p.twiddles = table;
+  p.scalars = t.scalars;
+  p.moduli = t.moduli;
+  p.log_n = log_n;
+  p.limbs = static_cast<uint32_t>(limbs);
+  p.map = map;
+
+  if (log_n <= 12) {
+    p.src = in;
+    p.dst = out;
+    p.src_batch_stride = in_stride;
+    p.dst_batch_stride = out_stride;
+    dispatch_chunks<kFwd>(log_n, true, p, polys, stream);
+    check_launch(where);
+    return;
+  }
+  const uint32_t s1 = column_log(log_n);
+  const uint32_t s2 = chunk_log(log_n);
+  // First launch reads `in` and writes `out`; the second works in place on `out`.
+  p.src = in;
+  p.dst = out;
+  p.src_batch_stride = in_stride;
+  p.dst_batch_stride = out_stride;
+  if (kFwd) {
+    dispatch_columns<true>(s1, p, polys, stream);
+  } else {
+    dispatch_chunks<false>(s2, false, p, polys, stream);
+  }
+  check_launch(where);
+  p.src = out;
+  p.src_batch_stride = out_stride;
+  if (kFwd) {
+    dispatch_chunks<true>(s2, false, p, polys, stream);
+  } else {
+    dispatch_columns<false>(s1, p, polys, stream);
+  }
+  check_launch(where);
+}
+
+}  // namespace
+
+void ntt_forward(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
+                 std::size_t out_batch_stride, std::size_t batch, std::size_t limbs,
+                 const uint32_t* limb_to_prime, const NttTablesView& tables, cudaStream_t stream) {
+  run<true>(in, in_batch_stride, out, out_batch_stride, batch, limbs, limb_to_prime, tables,
+            stream, "cuda::ntt_forward");
+}
+
+void ntt_inverse(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
+                 std::size_t out_batch_stride, std::size_t batch, std::size_t limbs,
+                 const uint32_t* limb_to_prime, const NttTablesView& tables, cudaStream_t stream) {
+  run<false>(in, in_batch_stride, out, out_batch_stride, batch, limbs, limb_to_prime, tables,
+             stream, "cuda::ntt_inverse");
+}
+
+}  // namespace fhelium::cuda

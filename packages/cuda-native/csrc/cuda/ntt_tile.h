@@ -1,0 +1,149 @@
+// The per-thread index math and register butterflies of the CUDA NTT (cuda/ntt.cu), as
+// host+device functions so that the host test harness can replay a whole thread block
+// thread by thread (tests/ntt_tile_emulation_test.cpp) on a machine without a GPU.
+//
+// A tile is 2^S elements with local indices k. Each thread owns 8 of them at a time: for a 3-bit
+// window [lo, lo + 3) of local index bits, register slot v of thread t is
+// k = ((t >> lo) << (lo + 3)) | (v << lo) | (t mod 2^lo). A "group" applies the radix-2 stages of
+// up to 3 bits of that window in registers; groups are separated by a shared-memory exchange.
+#pragma once
+
+#include <cstdint>
+
+#include "common/modarith.h"
+#include "common/ntt_butterfly.h"
+
+#if defined(__CUDACC__)
+#include <cuda_runtime.h>
+#endif
+
+#if defined(__CUDACC__)
+#define FHELIUM_CONSTEXPR_HD __host__ __device__ constexpr
+#else
+#define FHELIUM_CONSTEXPR_HD constexpr
+#endif
+
+namespace fhelium::ntt_tile {
+
+// Shared-memory swizzle: flips the low 3 address bits with bits 4..6, which makes the
+// "8 consecutive words per thread" pattern of the lowest stage group free of bank conflicts while
+// keeping row-contiguous patterns conflict-free. A bijection within every aligned block of 8.
+FHELIUM_HD uint32_t swz(uint32_t a) { return a ^ ((a >> 4) & 7u); }
+
+// Where local element k of the tile lives: shared address and global index within the limb.
+struct TileGeom {
+  uint32_t sh_off;   // shared word offset of local element 0
+  uint32_t kstride;  // shared words between local elements k and k+1
+  uint32_t jbase;    // global index of local element 0
+  uint32_t kshift;   // global index step is 1 << kshift
+};
+
+FHELIUM_HD uint32_t sh_addr(const TileGeom& g, uint32_t k) { return swz(g.sh_off + k * g.kstride); }
+FHELIUM_HD uint32_t glob(const TileGeom& g, uint32_t k) { return g.jbase + (k << g.kshift); }
+
+// Local index of register slot v of thread t for the 3-bit window [lo, lo + 3).
+FHELIUM_HD uint32_t slot_k(uint32_t t, uint32_t v, uint32_t lo) {
+  return ((t >> lo) << (lo + 3)) | (v << lo) | (t & ((1u << lo) - 1u));
+}
+
+// Per-limb constants: the limb's twiddle row ((w, w_shoup) pairs), its 4 scalars and prime.
+struct LimbConsts {
+  const uint64_t* tw;
+  const uint64_t* scal;
+  uint64_t q;
+  uint32_t n;
+  uint32_t log_n;
+};
+
+struct Twiddle {
+  uint64_t w;
+  uint64_t w_shoup;
+};
+
+FHELIUM_HD Twiddle load_twiddle(const uint64_t* tw, uint32_t index) {
+#if defined(__CUDA_ARCH__)
+  const ulonglong2 v = __ldg(reinterpret_cast<const ulonglong2*>(tw) + index);
+  return Twiddle{v.x, v.y};
+#else
+  return Twiddle{tw[2 * index], tw[2 * index + 1]};
+#endif
+}
+
+// One radix-2 stage on the 8 registers: slot bit QB of window `lo`. The pair at global bit gb
+// containing global index j uses twiddle (N + j) >> (gb + 1) in both directions.
+template <bool kFwd, int QB>
+FHELIUM_HD void reg_stage(uint64_t (&x)[8], uint32_t lo, uint32_t t, const TileGeom& g,
+                          const LimbConsts& c) {
+  const uint32_t gb = lo + QB + g.kshift;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int h = 0; h < (4 >> QB); ++h) {
+    const int v0 = h << (QB + 1);
+    const uint32_t j = glob(g, slot_k(t, static_cast<uint32_t>(v0), lo));
+    const Twiddle w = load_twiddle(c.tw, (c.n + j) >> (gb + 1));
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int l = 0; l < (1 << QB); ++l) {
+      const int a = v0 | l;
+      const int b = a | (1 << QB);
+      if (kFwd) {
+        ct_butterfly_lazy(x[a], x[b], w.w, w.w_shoup, c.q);
+      } else if (gb == c.log_n - 1) {
+        gs_butterfly_last(x[a], x[b], c.scal[0], c.scal[1], c.scal[2], c.scal[3], c.q);
+      } else {
+        gs_butterfly_lazy(x[a], x[b], w.w, w.w_shoup, c.q);
+      }
+    }
+  }
+}
+
+// Applies the stages of slot bits [q_lo, q_hi] of window `lo`: descending for the forward
+// (Cooley-Tukey) transform, ascending for the inverse (Gentleman-Sande).
+template <bool kFwd>
+FHELIUM_HD void reg_stages(uint64_t (&x)[8], uint32_t lo, int q_lo, int q_hi, uint32_t t,
+                           const TileGeom& g, const LimbConsts& c) {
+  if (kFwd) {
+    if (q_hi >= 2 && q_lo <= 2) reg_stage<true, 2>(x, lo, t, g, c);
+    if (q_hi >= 1 && q_lo <= 1) reg_stage<true, 1>(x, lo, t, g, c);
+    if (q_lo <= 0) reg_stage<true, 0>(x, lo, t, g, c);
+  } else {
+    if (q_lo <= 0) reg_stage<false, 0>(x, lo, t, g, c);
+    if (q_hi >= 1 && q_lo <= 1) reg_stage<false, 1>(x, lo, t, g, c);
+    if (q_hi >= 2 && q_lo <= 2) reg_stage<false, 2>(x, lo, t, g, c);
+  }
+}
+
+// Window `lo` and active slot bits [q_lo, q_hi] of stage group `grp` of a 2^S tile (S >= 3).
+// Forward groups walk local bits from the top (S-1..S-3, S-4..S-6, ..., then what is left,
+// in window [0, 3)); inverse groups walk from the bottom, the last one in window [S-3, S).
+template <bool kFwd, int S>
+FHELIUM_HD void group_bits(int grp, uint32_t& lo, int& q_lo, int& q_hi) {
+  if (kFwd) {
+    const int hi_bit = S - 1 - 3 * grp;
+    const int lo_bit = hi_bit - 2 > 0 ? hi_bit - 2 : 0;
+    lo = static_cast<uint32_t>(hi_bit >= 2 ? hi_bit - 2 : 0);
+    q_hi = hi_bit - static_cast<int>(lo);
+    q_lo = lo_bit - static_cast<int>(lo);
+  } else {
+    const int lo_bit = 3 * grp;
+    const int hi_bit = lo_bit + 2 < S - 1 ? lo_bit + 2 : S - 1;
+    lo = static_cast<uint32_t>(lo_bit <= S - 3 ? lo_bit : S - 3);
+    q_lo = lo_bit - static_cast<int>(lo);
+    q_hi = hi_bit - static_cast<int>(lo);
+  }
+}
+
+FHELIUM_CONSTEXPR_HD int groups_for(int s) { return (s + 2) / 3; }
+
+// Tile split used by the CUDA transform: log_n <= 12 runs one chunk kernel over the whole limb;
+// otherwise columns of 2^(log_n/2) rows and chunks of 2^(log_n - log_n/2).
+FHELIUM_CONSTEXPR_HD uint32_t column_log(uint32_t log_n) { return log_n / 2; }
+FHELIUM_CONSTEXPR_HD uint32_t chunk_log(uint32_t log_n) { return log_n - log_n / 2; }
+FHELIUM_CONSTEXPR_HD uint32_t columns_per_block(uint32_t s) { return 2048u >> s; }
+FHELIUM_CONSTEXPR_HD uint32_t chunk_tiles_per_block(uint32_t s, bool single) {
+  return single ? 1u : (2048u >> s);
+}
+
+}  // namespace fhelium::ntt_tile

@@ -1,0 +1,157 @@
+// Fast base conversion, ModUp and ModDown against exact big-integer CRT arithmetic.
+#include <string>
+#include <vector>
+
+#include "common/basis_conversion_tables.h"
+#include "common/kernel_args.h"
+#include "common/ntt_tables.h"
+#include "cpu/basis_conversion.h"
+#include "cpu/ntt.h"
+#include "tests/bigint.h"
+#include "tests/test_util.h"
+
+namespace fhelium::test {
+
+void run_basis_conversion_tests(Counter& c) {
+  const uint32_t log_n = 10;
+  const std::size_t n = 1024;
+
+  // Plain conversion: out_j == S mod b_j with S the CRT lift of x, S = x + u*A, 0 <= u < |A|.
+  for (std::size_t s : {1u, 3u, 8u, 17u, 40u}) {
+    auto src = ntt_primes(s % 2 ? 60 : 50, log_n, s);
+    auto dst = ntt_primes(40, log_n, 5, src);
+    for (uint64_t p : ntt_primes(61, log_n, 2, src)) dst.push_back(p);
+    const auto tables = BasisConversionTables::build(src, dst);
+    const std::size_t batch = 2, in_stride = (s + 1) * n, out_stride = dst.size() * n;
+    std::vector<uint64_t> in(batch * in_stride), out(batch * out_stride, 0);
+    for (std::size_t b = 0; b < batch; ++b)
+      for (std::size_t i = 0; i < s; ++i)
+        for (std::size_t k = 0; k < n; ++k) in[b * in_stride + i * n + k] = random_below(src[i]);
+    cpu::basis_convert(in.data(), in_stride, out.data(), out_stride, batch, log_n,
+                       tables.host_view());
+    const BigUint a_prod = product(src);
+    const BigUint bound = a_prod.mul(s);
+    bool values_ok = true, lift_ok = true;
+    for (std::size_t b = 0; b < batch; ++b) {
+      for (std::size_t k = 0; k < n; k += (s > 8 ? 7 : 1)) {
+        std::vector<uint64_t> r(s);
+        for (std::size_t i = 0; i < s; ++i) r[i] = in[b * in_stride + i * n + k];
+        const BigUint sum = crt_sum(r, src);
+        lift_ok = lift_ok && sum < bound;
+        for (std::size_t i = 0; i < s; ++i) lift_ok = lift_ok && sum.mod(src[i]) == r[i];
+        for (std::size_t j = 0; j < dst.size(); ++j) {
+          values_ok = values_ok && out[b * out_stride + j * n + k] == sum.mod(dst[j]);
+        }
+      }
+    }
+    c.check(values_ok, "basis_convert == exact CRT lift mod b_j, |A| = " + std::to_string(s));
+    c.check(lift_ok, "CRT lift is x + u*A with u < |A|, |A| = " + std::to_string(s));
+  }
+
+  // ModUp of each digit of Q_l (l + 1 = 7 limbs, digits of 3) to Q_l u P.
+  {
+    auto q = ntt_primes(60, log_n, 1);
+    for (uint64_t p : ntt_primes(40, log_n, 6)) q.push_back(p);
+    const auto p_primes = ntt_primes(61, log_n, 2);
+    const std::size_t limbs = q.size();
+    std::vector<uint64_t> x(limbs * n);
+    for (std::size_t i = 0; i < limbs; ++i)
+      for (std::size_t k = 0; k < n; ++k) x[i * n + k] = random_below(q[i]);
+    std::vector<uint64_t> all(q);
+    all.insert(all.end(), p_primes.begin(), p_primes.end());
+    for (std::size_t begin = 0; begin < limbs; begin += 3) {
+      const std::size_t end = std::min(begin + 3, limbs);
+      const auto t = BasisConversionTables::build_mod_up(q, p_primes, begin, end);
+      std::vector<uint64_t> out(all.size() * n, 0);
+      cpu::mod_up(x.data(), limbs * n, limbs, begin, out.data(), all.size() * n, 1, log_n,
+                  t.host_view());
+      const std::vector<uint64_t> digit(q.begin() + begin, q.begin() + end);
+      bool ok = true;
+      for (std::size_t k = 0; k < n; k += 3) {
+        std::vector<uint64_t> r;
+        for (std::size_t i = begin; i < end; ++i) r.push_back(x[i * n + k]);
+        const BigUint sum = crt_sum(r, digit);
+        for (std::size_t o = 0; o < all.size(); ++o) {
+          const uint64_t expected = (o >= begin && o < end) ? x[o * n + k] : sum.mod(all[o]);
+          ok = ok && out[o * n + k] == expected;
+        }
+      }
+      c.check(ok, "mod_up digit [" + std::to_string(begin) + ", " + std::to_string(end) +
+                      ") == exact lift over Q_l u P");
+    }
+  }
+
+  // ModDown composed as documented (NTT form in and out), against exact arithmetic.
+  {
+    auto q = ntt_primes(60, log_n, 1);
+    for (uint64_t p : ntt_primes(40, log_n, 4)) q.push_back(p);
+    const auto p_primes = ntt_primes(61, log_n, 3);
+    std::vector<uint64_t> all(q);
+    all.insert(all.end(), p_primes.begin(), p_primes.end());
+    const NttTables ntt = NttTables::build(log_n, all);
+    const std::size_t lq = q.size(), lp = p_primes.size(), limbs = lq + lp;
+    std::vector<uint32_t> q_map(lq), p_map(lp), all_map(limbs);
+    for (std::size_t i = 0; i < limbs; ++i) all_map[i] = static_cast<uint32_t>(i);
+    for (std::size_t i = 0; i < lq; ++i) q_map[i] = static_cast<uint32_t>(i);
+    for (std::size_t i = 0; i < lp; ++i) p_map[i] = static_cast<uint32_t>(lq + i);
+    std::vector<uint64_t> x(limbs * n);
+    fill_random(x, 1, limbs, n, all, all_map.data());
+    std::vector<uint64_t> x_ntt(x.size());
+    cpu::ntt_forward(x.data(), 0, x_ntt.data(), 0, 1, limbs, all_map.data(), ntt.host_view());
+
+    const auto conv = BasisConversionTables::build(p_primes, q);
+    const auto constants = mod_down_constants(q, p_primes);
+    std::vector<uint64_t> p_coeff(lp * n), conv_out(lq * n), out(lq * n), out_coeff(lq * n);
+    cpu::ntt_inverse(x_ntt.data() + lq * n, 0, p_coeff.data(), 0, 1, lp, p_map.data(),
+                     ntt.host_view());
+    cpu::basis_convert(p_coeff.data(), 0, conv_out.data(), 0, 1, log_n, conv.host_view());
+    cpu::ntt_forward(conv_out.data(), 0, conv_out.data(), 0, 1, lq, q_map.data(),
+                     ntt.host_view());
+    cpu::mod_down_finish(x_ntt.data(), 0, conv_out.data(), 0, out.data(), 0, 1, lq, log_n,
+                         constants.data());
+    cpu::ntt_inverse(out.data(), 0, out_coeff.data(), 0, 1, lq, q_map.data(), ntt.host_view());
+
+    const BigUint kpq = product(all).mul(lp);  // K * P * Q_l
+    bool ok = true;
+    for (std::size_t k = 0; k < n; k += 5) {
+      std::vector<uint64_t> r(limbs), rp(lp);
+      for (std::size_t i = 0; i < limbs; ++i) r[i] = x[i * n + k];
+      for (std::size_t i = 0; i < lp; ++i) rp[i] = r[lq + i];
+      // V = X + K*P*Q_l - S_P >= 0 and divisible by P; V / P = (X - S_P)/P + K*Q_l.
+      BigUint v = crt_value(r, all);
+      v += kpq;
+      v -= crt_sum(rp, p_primes);
+      for (uint64_t p : p_primes) {
+        ok = ok && v.mod(p) == 0;
+        v = v.div(p);
+      }
+      for (std::size_t i = 0; i < lq; ++i) ok = ok && out_coeff[i * n + k] == v.mod(q[i]);
+    }
+    c.check(ok, "ModDown (INTT, convert, NTT, finish) == (X - lift(X mod P)) / P exactly");
+  }
+
+  // Bad arguments.
+  {
+    bool dup = false, range = false;
+    const auto ps = ntt_primes(50, log_n, 3);
+    try {
+      BasisConversionTables::build({ps[0], ps[1]}, {ps[1]});
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::Argument) throw;
+      dup = true;
+    }
+    c.check(dup, "repeated prime across bases rejected");
+    const auto t = BasisConversionTables::build({ps[0]}, {ps[1], ps[2]});
+    std::vector<uint64_t> in(4 * n, 0), out(4 * n, 3);
+    try {
+      cpu::mod_up(in.data(), 0, 1, 1, out.data(), 0, 1, log_n, t.host_view());
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::Argument) throw;
+      range = true;
+    }
+    c.check(range, "mod_up digit outside the input limbs rejected");
+    c.check(out == std::vector<uint64_t>(4 * n, 3), "rejected call leaves output untouched");
+  }
+}
+
+}  // namespace fhelium::test

@@ -1,0 +1,490 @@
+// GPU self-test and micro-benchmark of the CKKS kernel families.
+//
+// For each benchmark parameter set of DESIGN.md (one 60-bit base prime, L 40-bit scale primes,
+// K 60-bit special primes, dnum = (L+1)/K) it runs every kernel on the CPU and on CUDA over the
+// same random data, compares the outputs bit for bit, and times the CUDA kernel with CUDA events
+// (median of --reps runs, default 101). It also runs and times the whole hybrid key-switching
+// core of one polynomial (INTT, ModUp of every digit, NTT, inner product, ModDown) as a sequence.
+//
+// Usage: kernel_selftest [--reps R] [--json PATH] [--sets n14-l7,n15-l15,...]
+// Exit status: 0 when every comparison matched, 1 on a mismatch, 2 on a CUDA or argument error.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/basis_conversion_tables.h"
+#include "common/galois.h"
+#include "common/ntt_tables.h"
+#include "common/rescale_tables.h"
+#include "cpu/automorphism.h"
+#include "cpu/basis_conversion.h"
+#include "cpu/keyswitch.h"
+#include "cpu/ntt.h"
+#include "cpu/rescale.h"
+#include "cuda/automorphism.h"
+#include "cuda/basis_conversion.h"
+#include "cuda/keyswitch.h"
+#include "cuda/ntt.h"
+#include "cuda/rescale.h"
+#include "tests/test_util.h"
+
+namespace {
+
+using namespace fhelium;
+
+void cuda_check(cudaError_t status, const char* what) {
+  if (status != cudaSuccess) {
+    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(status) + " (" +
+                             cudaGetErrorString(status) + ")");
+  }
+}
+#define CUDA_CHECK(call) cuda_check((call), #call)
+
+// Device buffer of uint64 words (RAII).
+class DeviceWords {
+ public:
+  explicit DeviceWords(std::size_t words) : words_(words) {
+    CUDA_CHECK(cudaMalloc(&ptr_, std::max<std::size_t>(words, 1) * sizeof(uint64_t)));
+  }
+  explicit DeviceWords(const std::vector<uint64_t>& host) : DeviceWords(host.size()) {
+    upload(host);
+  }
+  ~DeviceWords() { cudaFree(ptr_); }
+  DeviceWords(const DeviceWords&) = delete;
+  DeviceWords& operator=(const DeviceWords&) = delete;
+  uint64_t* get() const { return ptr_; }
+  // The kernels run on a non-blocking stream, which does not order with the legacy stream that
+  // cudaMemcpy uses (and a pageable upload may return before its DMA ends): synchronize the
+  // device around every transfer.
+  void upload(const std::vector<uint64_t>& host) {
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(ptr_, host.data(), host.size() * sizeof(uint64_t), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  std::vector<uint64_t> download() const {
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<uint64_t> host(words_);
+    CUDA_CHECK(cudaMemcpy(host.data(), ptr_, words_ * sizeof(uint64_t), cudaMemcpyDeviceToHost));
+    return host;
+  }
+
+ private:
+  uint64_t* ptr_ = nullptr;
+  std::size_t words_;
+};
+
+struct ParamSet {
+  const char* name;
+  uint32_t log_n;
+  uint32_t L;
+  uint32_t K;
+};
+
+struct Result {
+  std::string set;
+  std::string op;
+  std::string shape;
+  bool match;
+  double median_us;
+  double min_us;
+};
+
+struct Options {
+  int reps = 101;
+  std::string json_path;
+  std::vector<std::string> sets;
+};
+
+std::vector<Result> g_results;
+bool g_all_match = true;
+
+// Times `launch` (which only enqueues on `stream`) with events: median and min of `reps` runs.
+std::pair<double, double> time_kernel(const std::function<void()>& launch, cudaStream_t stream,
+                                      int reps) {
+  cudaEvent_t start, stop;
+  CUDA_CHECK(cudaEventCreate(&start));
+  CUDA_CHECK(cudaEventCreate(&stop));
+  for (int i = 0; i < 5; ++i) launch();
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::vector<double> us;
+  for (int i = 0; i < reps; ++i) {
+    CUDA_CHECK(cudaEventRecord(start, stream));
+    launch();
+    CUDA_CHECK(cudaEventRecord(stop, stream));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    us.push_back(ms * 1000.0);
+  }
+  CUDA_CHECK(cudaEventDestroy(start));
+  CUDA_CHECK(cudaEventDestroy(stop));
+  std::sort(us.begin(), us.end());
+  return {us[us.size() / 2], us.front()};
+}
+
+// Compares the CUDA output with the CPU one and records the timing.
+void record(const ParamSet& ps, const std::string& op, const std::string& shape,
+            const std::vector<uint64_t>& cpu_out, const DeviceWords& gpu_out,
+            const std::function<void()>& launch, cudaStream_t stream, int reps,
+            std::size_t compare_words = 0) {
+  const std::vector<uint64_t> got = gpu_out.download();
+  const std::size_t words = compare_words ? compare_words : cpu_out.size();
+  std::size_t mismatches = 0, first = words;
+  for (std::size_t i = 0; i < words; ++i) {
+    if (got[i] != cpu_out[i]) {
+      if (first == words) first = i;
+      ++mismatches;
+    }
+  }
+  if (mismatches != 0) {
+    std::printf("MISMATCH %s %s: %zu of %zu words differ; first at %zu: cpu %llu cuda %llu\n",
+                ps.name, op.c_str(), mismatches, words, first,
+                static_cast<unsigned long long>(cpu_out[first]),
+                static_cast<unsigned long long>(got[first]));
+    g_all_match = false;
+  }
+  const auto t = time_kernel(launch, stream, reps);
+  g_results.push_back(Result{ps.name, op, shape, mismatches == 0, t.first, t.second});
+  std::printf("  %-8s %-28s %-26s %-8s %10.2f us (min %.2f)\n", ps.name, op.c_str(), shape.c_str(),
+              mismatches == 0 ? "match" : "MISMATCH", t.first, t.second);
+  std::fflush(stdout);
+}
+
+std::string shape_of(std::size_t batch, std::size_t limbs, uint32_t log_n) {
+  return "[" + std::to_string(batch) + "," + std::to_string(limbs) + ",2^" +
+         std::to_string(log_n) + "]";
+}
+
+void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
+  using test::ntt_primes;
+  const uint32_t log_n = ps.log_n;
+  const std::size_t n = std::size_t{1} << log_n;
+  const std::size_t lq = ps.L + 1, lp = ps.K, lall = lq + lp;
+  const std::size_t dnum = lq / lp;
+  const std::size_t alpha = lp;  // limbs per digit
+  // Primes: q_0 60-bit, q_1..q_L 40-bit, p_0..p_{K-1} 60-bit (distinct from q_0).
+  std::vector<uint64_t> q = ntt_primes(60, log_n, 1);
+  for (uint64_t p : ntt_primes(40, log_n, ps.L)) q.push_back(p);
+  const std::vector<uint64_t> p_primes = ntt_primes(60, log_n, lp, q);
+  std::vector<uint64_t> all(q);
+  all.insert(all.end(), p_primes.begin(), p_primes.end());
+  std::printf("%s: log N %u, %zu Q primes, %zu P primes, dnum %zu\n", ps.name, log_n, lq, lp, dnum);
+
+  const NttTables ntt = NttTables::build(log_n, all);
+  DeviceWords d_ntt(ntt.words());
+  const NttTablesView hv = ntt.host_view();
+  const NttTablesView dv = ntt.view(d_ntt.get());
+  std::vector<uint32_t> map_all(lall), map_q(lq), map_p(lp);
+  for (std::size_t i = 0; i < lall; ++i) map_all[i] = static_cast<uint32_t>(i);
+  for (std::size_t i = 0; i < lq; ++i) map_q[i] = static_cast<uint32_t>(i);
+  for (std::size_t i = 0; i < lp; ++i) map_p[i] = static_cast<uint32_t>(lq + i);
+
+  // A ciphertext-shaped input [2, lq, N] and an extended [1, lall, N] polynomial, reduced.
+  std::vector<uint64_t> ct;
+  test::fill_random(ct, 2, lq, n, all, map_q.data());
+  std::vector<uint64_t> ext;
+  test::fill_random(ext, 1, lall, n, all, map_all.data());
+  DeviceWords d_ct(ct), d_ext(ext);
+
+  // NTT forward / inverse over Q (batch 2) and over Q u P.
+  {
+    DeviceWords d_out(ct.size());
+    std::vector<uint64_t> out(ct.size());
+    cpu::ntt_forward(ct.data(), lq * n, out.data(), lq * n, 2, lq, map_q.data(), hv);
+    auto launch = [&] {
+      cuda::ntt_forward(d_ct.get(), lq * n, d_out.get(), lq * n, 2, lq, map_q.data(), dv, stream);
+    };
+    launch();
+    record(ps, "ntt_forward", shape_of(2, lq, log_n), out, d_out, launch, stream, reps);
+    cpu::ntt_inverse(ct.data(), lq * n, out.data(), lq * n, 2, lq, map_q.data(), hv);
+    auto launch_inv = [&] {
+      cuda::ntt_inverse(d_ct.get(), lq * n, d_out.get(), lq * n, 2, lq, map_q.data(), dv, stream);
+    };
+    launch_inv();
+    record(ps, "ntt_inverse", shape_of(2, lq, log_n), out, d_out, launch_inv, stream, reps);
+  }
+  {
+    DeviceWords d_out(ext.size());
+    std::vector<uint64_t> out(ext.size());
+    cpu::ntt_forward(ext.data(), 0, out.data(), 0, 1, lall, map_all.data(), hv);
+    auto launch = [&] {
+      cuda::ntt_forward(d_ext.get(), 0, d_out.get(), 0, 1, lall, map_all.data(), dv, stream);
+    };
+    launch();
+    record(ps, "ntt_forward QP", shape_of(1, lall, log_n), out, d_out, launch, stream, reps);
+    cpu::ntt_inverse(ext.data(), 0, out.data(), 0, 1, lall, map_all.data(), hv);
+    auto launch_inv = [&] {
+      cuda::ntt_inverse(d_ext.get(), 0, d_out.get(), 0, 1, lall, map_all.data(), dv, stream);
+    };
+    launch_inv();
+    record(ps, "ntt_inverse QP", shape_of(1, lall, log_n), out, d_out, launch_inv, stream, reps);
+  }
+  // A lower level over an extended basis: limbs q_0..q_{l}, p_0..p_{K-1} (non-contiguous rows).
+  {
+    const std::size_t l = lq / 2;
+    std::vector<uint32_t> map_lvl;
+    for (std::size_t i = 0; i < l; ++i) map_lvl.push_back(static_cast<uint32_t>(i));
+    for (std::size_t i = 0; i < lp; ++i) map_lvl.push_back(static_cast<uint32_t>(lq + i));
+    std::vector<uint64_t> x;
+    test::fill_random(x, 1, map_lvl.size(), n, all, map_lvl.data());
+    DeviceWords d_x(x), d_out(x.size());
+    std::vector<uint64_t> out(x.size());
+    cpu::ntt_forward(x.data(), 0, out.data(), 0, 1, map_lvl.size(), map_lvl.data(), hv);
+    auto launch = [&] {
+      cuda::ntt_forward(d_x.get(), 0, d_out.get(), 0, 1, map_lvl.size(), map_lvl.data(), dv,
+                        stream);
+    };
+    launch();
+    record(ps, "ntt_forward level-map", shape_of(1, map_lvl.size(), log_n), out, d_out, launch,
+           stream, reps);
+  }
+  // Automorphisms on a ciphertext: rotation by 1 (NTT domain), conjugation (coefficient domain).
+  {
+    const uint64_t g = galois_element_for_rotation(1, log_n);
+    DeviceWords d_out(ct.size());
+    std::vector<uint64_t> out(ct.size());
+    cpu::automorphism_ntt(ct.data(), out.data(), 2, lq, log_n, g);
+    auto launch = [&] { cuda::automorphism_ntt(d_ct.get(), d_out.get(), 2, lq, log_n, g, stream); };
+    launch();
+    record(ps, "automorphism_ntt rot1", shape_of(2, lq, log_n), out, d_out, launch, stream, reps);
+    const uint64_t gc = galois_element_for_conjugation(log_n);
+    cpu::automorphism_coeff(ct.data(), out.data(), 2, lq, log_n, gc, map_q.data(), hv.moduli,
+                            all.size());
+    auto launch_c = [&] {
+      cuda::automorphism_coeff(d_ct.get(), d_out.get(), 2, lq, log_n, gc, map_q.data(), dv.moduli,
+                               all.size(), stream);
+    };
+    launch_c();
+    record(ps, "automorphism_coeff conj", shape_of(2, lq, log_n), out, d_out, launch_c, stream,
+           reps);
+  }
+  // ModUp of every digit of one polynomial over Q (coefficient form).
+  std::vector<BasisConversionTables> up_tables;
+  for (std::size_t j = 0; j < dnum; ++j) {
+    up_tables.push_back(BasisConversionTables::build_mod_up(q, p_primes, j * alpha, (j + 1) * alpha));
+  }
+  std::vector<std::unique_ptr<DeviceWords>> d_up;
+  for (const auto& t : up_tables) d_up.push_back(std::make_unique<DeviceWords>(t.words()));
+  {
+    std::vector<uint64_t> out(dnum * lall * n);
+    for (std::size_t j = 0; j < dnum; ++j) {
+      cpu::mod_up(ct.data(), lq * n, lq, j * alpha, out.data() + j * lall * n, 0, 1, log_n,
+                  up_tables[j].host_view());
+    }
+    DeviceWords d_out(out.size());
+    auto launch = [&] {
+      for (std::size_t j = 0; j < dnum; ++j) {
+        cuda::mod_up(d_ct.get(), lq * n, lq, j * alpha, d_out.get() + j * lall * n, 0, 1, log_n,
+                     up_tables[j].view(d_up[j]->get()), stream);
+      }
+    };
+    launch();
+    record(ps, "mod_up (all digits)", std::to_string(dnum) + "x" + shape_of(1, lall, log_n), out,
+           d_out, launch, stream, reps);
+  }
+  // ModDown pieces on a ciphertext-shaped pair: convert P -> Q, then finish.
+  const BasisConversionTables down = BasisConversionTables::build(p_primes, q);
+  DeviceWords d_down(down.words());
+  const std::vector<uint64_t> down_consts = mod_down_constants(q, p_primes);
+  DeviceWords d_down_consts(down_consts);
+  {
+    std::vector<uint64_t> x2;  // [2, lall, N]
+    test::fill_random(x2, 2, lall, n, all, map_all.data());
+    DeviceWords d_x2(x2);
+    std::vector<uint64_t> conv(2 * lq * n);
+    cpu::basis_convert(x2.data() + lq * n, lall * n, conv.data(), lq * n, 2, log_n,
+                       down.host_view());
+    DeviceWords d_conv(conv.size());
+    auto launch = [&] {
+      cuda::basis_convert(d_x2.get() + lq * n, lall * n, d_conv.get(), lq * n, 2, log_n,
+                          down.view(d_down.get()), stream);
+    };
+    launch();
+    record(ps, "basis_convert P->Q", shape_of(2, lp, log_n) + "->" + std::to_string(lq), conv,
+           d_conv, launch, stream, reps);
+    std::vector<uint64_t> fin(2 * lq * n);
+    cpu::mod_down_finish(x2.data(), lall * n, conv.data(), lq * n, fin.data(), lq * n, 2, lq,
+                         log_n, down_consts.data());
+    DeviceWords d_fin(fin.size());
+    auto launch_f = [&] {
+      cuda::mod_down_finish(d_x2.get(), lall * n, d_conv.get(), lq * n, d_fin.get(), lq * n, 2, lq,
+                            log_n, d_down_consts.get(), stream);
+    };
+    launch_f();
+    record(ps, "mod_down_finish", shape_of(2, lq, log_n), fin, d_fin, launch_f, stream, reps);
+  }
+  // Rescale pieces on a ciphertext: prepare from the last limb, finish.
+  {
+    const RescaleTables rs = RescaleTables::build(q);
+    DeviceWords d_rs(rs.words());
+    const std::size_t l = lq - 1;
+    std::vector<uint64_t> t(2 * l * n);
+    cpu::rescale_prepare(ct.data() + l * n, lq * n, t.data(), l * n, 2, log_n, rs.host_view());
+    DeviceWords d_t(t.size());
+    auto launch = [&] {
+      cuda::rescale_prepare(d_ct.get() + l * n, lq * n, d_t.get(), l * n, 2, log_n,
+                            rs.view(d_rs.get()), stream);
+    };
+    launch();
+    record(ps, "rescale_prepare", shape_of(2, 1, log_n) + "->" + std::to_string(l), t, d_t, launch,
+           stream, reps);
+    std::vector<uint64_t> out(2 * l * n);
+    cpu::rescale_finish(ct.data(), lq * n, t.data(), l * n, out.data(), l * n, 2, log_n,
+                        rs.host_view());
+    DeviceWords d_out(out.size());
+    auto launch_f = [&] {
+      cuda::rescale_finish(d_ct.get(), lq * n, d_t.get(), l * n, d_out.get(), l * n, 2, log_n,
+                           rs.view(d_rs.get()), stream);
+    };
+    launch_f();
+    record(ps, "rescale_finish", shape_of(2, l, log_n), out, d_out, launch_f, stream, reps);
+  }
+  // Key-switching inner product over Q u P with dnum digits; random keys over the full basis.
+  std::vector<uint64_t> keys;
+  {
+    std::vector<uint32_t> rows(lall);
+    for (std::size_t i = 0; i < lall; ++i) rows[i] = static_cast<uint32_t>(i);
+    test::fill_random(keys, 2 * dnum, lall, n, all, rows.data());
+  }
+  DeviceWords d_keys(keys);
+  {
+    std::vector<uint64_t> digits;
+    test::fill_random(digits, dnum, lall, n, all, map_all.data());
+    DeviceWords d_digits(digits);
+    std::vector<uint64_t> out(2 * lall * n);
+    cpu::keyswitch_inner_product(digits.data(), dnum, lall, keys.data(), map_all.data(), hv.moduli,
+                                 all.size(), log_n, out.data());
+    DeviceWords d_out(out.size());
+    auto launch = [&] {
+      cuda::keyswitch_inner_product(d_digits.get(), dnum, lall, d_keys.get(), map_all.data(),
+                                    dv.moduli, all.size(), log_n, d_out.get(), stream);
+    };
+    launch();
+    record(ps, "keyswitch_inner_product", std::to_string(dnum) + "x" + shape_of(1, lall, log_n),
+           out, d_out, launch, stream, reps);
+  }
+  // The hybrid key-switching core of one polynomial d (NTT form over Q): INTT, ModUp of every
+  // digit, NTT of all digits in one call, inner product, INTT of the P limbs, P -> Q conversion,
+  // NTT, ModDown finish. Output [2, lq, N].
+  {
+    const std::vector<uint64_t>& d = ct;  // first lq limbs: one polynomial
+    std::vector<uint64_t> d_coeff(lq * n), up(dnum * lall * n), ks(2 * lall * n), pc(2 * lp * n),
+        conv(2 * lq * n), out(2 * lq * n);
+    cpu::ntt_inverse(d.data(), 0, d_coeff.data(), 0, 1, lq, map_q.data(), hv);
+    for (std::size_t j = 0; j < dnum; ++j) {
+      cpu::mod_up(d_coeff.data(), 0, lq, j * alpha, up.data() + j * lall * n, 0, 1, log_n,
+                  up_tables[j].host_view());
+    }
+    cpu::ntt_forward(up.data(), lall * n, up.data(), lall * n, dnum, lall, map_all.data(), hv);
+    cpu::keyswitch_inner_product(up.data(), dnum, lall, keys.data(), map_all.data(), hv.moduli,
+                                 all.size(), log_n, ks.data());
+    cpu::ntt_inverse(ks.data() + lq * n, lall * n, pc.data(), lp * n, 2, lp, map_p.data(), hv);
+    cpu::basis_convert(pc.data(), lp * n, conv.data(), lq * n, 2, log_n, down.host_view());
+    cpu::ntt_forward(conv.data(), lq * n, conv.data(), lq * n, 2, lq, map_q.data(), hv);
+    cpu::mod_down_finish(ks.data(), lall * n, conv.data(), lq * n, out.data(), lq * n, 2, lq,
+                         log_n, down_consts.data());
+
+    DeviceWords g_coeff(d_coeff.size()), g_up(up.size()), g_ks(ks.size()), g_pc(pc.size()),
+        g_conv(conv.size()), g_out(out.size());
+    auto launch = [&] {
+      cuda::ntt_inverse(d_ct.get(), 0, g_coeff.get(), 0, 1, lq, map_q.data(), dv, stream);
+      for (std::size_t j = 0; j < dnum; ++j) {
+        cuda::mod_up(g_coeff.get(), 0, lq, j * alpha, g_up.get() + j * lall * n, 0, 1, log_n,
+                     up_tables[j].view(d_up[j]->get()), stream);
+      }
+      cuda::ntt_forward(g_up.get(), lall * n, g_up.get(), lall * n, dnum, lall, map_all.data(), dv,
+                        stream);
+      cuda::keyswitch_inner_product(g_up.get(), dnum, lall, d_keys.get(), map_all.data(),
+                                    dv.moduli, all.size(), log_n, g_ks.get(), stream);
+      cuda::ntt_inverse(g_ks.get() + lq * n, lall * n, g_pc.get(), lp * n, 2, lp, map_p.data(), dv,
+                        stream);
+      cuda::basis_convert(g_pc.get(), lp * n, g_conv.get(), lq * n, 2, log_n,
+                          down.view(d_down.get()), stream);
+      cuda::ntt_forward(g_conv.get(), lq * n, g_conv.get(), lq * n, 2, lq, map_q.data(), dv,
+                        stream);
+      cuda::mod_down_finish(g_ks.get(), lall * n, g_conv.get(), lq * n, g_out.get(), lq * n, 2, lq,
+                            log_n, d_down_consts.get(), stream);
+    };
+    launch();
+    record(ps, "keyswitch core (sequence)", std::to_string(dnum) + " digits, " + shape_of(2, lq, log_n),
+           out, g_out, launch, stream, reps);
+  }
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+void write_json(const std::string& path, const std::string& device) {
+  FILE* f = path.empty() ? nullptr : std::fopen(path.c_str(), "w");
+  FILE* outs[2] = {stdout, f};
+  for (FILE* o : outs) {
+    if (!o) continue;
+    std::fprintf(o, "{\n  \"device\": \"%s\",\n  \"all_match\": %s,\n  \"results\": [\n",
+                 device.c_str(), g_all_match ? "true" : "false");
+    for (std::size_t i = 0; i < g_results.size(); ++i) {
+      const Result& r = g_results[i];
+      std::fprintf(o,
+                   "    {\"set\": \"%s\", \"op\": \"%s\", \"shape\": \"%s\", \"match\": %s, "
+                   "\"median_us\": %.3f, \"min_us\": %.3f}%s\n",
+                   r.set.c_str(), r.op.c_str(), r.shape.c_str(), r.match ? "true" : "false",
+                   r.median_us, r.min_us, i + 1 < g_results.size() ? "," : "");
+    }
+    std::fprintf(o, "  ]\n}\n");
+  }
+  if (f) std::fclose(f);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options opt;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--reps" && i + 1 < argc) {
+      opt.reps = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--json" && i + 1 < argc) {
+      opt.json_path = argv[++i];
+    } else if (a == "--sets" && i + 1 < argc) {
+      std::string s = argv[++i];
+      std::size_t pos = 0;
+      while (pos <= s.size()) {
+        const std::size_t comma = s.find(',', pos);
+        opt.sets.push_back(s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+      }
+    } else {
+      std::fprintf(stderr, "usage: %s [--reps R] [--json PATH] [--sets n14-l7,n15-l15,n16-l23,n16-l35]\n",
+                   argv[0]);
+      return 2;
+    }
+  }
+  const ParamSet sets[] = {
+      {"n14-l7", 14, 7, 1}, {"n15-l15", 15, 15, 2}, {"n16-l23", 16, 23, 8}, {"n16-l35", 16, 35, 4}};
+  try {
+    cudaDeviceProp prop{};
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    std::printf("device: %s (sm_%d%d), reps %d\n", prop.name, prop.major, prop.minor, opt.reps);
+    cudaStream_t stream;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    for (const ParamSet& ps : sets) {
+      if (!opt.sets.empty() && std::find(opt.sets.begin(), opt.sets.end(), ps.name) == opt.sets.end()) {
+        continue;
+      }
+      run_set(ps, stream, opt.reps);
+    }
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    write_json(opt.json_path, prop.name);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kernel_selftest: %s\n", e.what());
+    return 2;
+  }
+  std::printf("%s\n", g_all_match ? "ALL MATCH" : "MISMATCHES FOUND");
+  return g_all_match ? 0 : 1;
+}

@@ -1,0 +1,169 @@
+// Replays the CUDA NTT kernels of cuda/ntt.cu block by block and thread by thread on the host,
+// with the same index math and butterflies (cuda/ntt_tile.h), and compares with the CPU
+// transform. Threads of one block only communicate through shared memory between stage groups,
+// and within a group each thread reads and writes only its own 8 slots, so running the threads of
+// a group one after another is equivalent to the GPU's execution. This checks the tiling, the
+// twiddle indices and the swizzle without a GPU; tests/kernel_selftest.cu checks the real kernels.
+#include <string>
+#include <vector>
+
+#include "common/ntt_tables.h"
+#include "cpu/ntt.h"
+#include "cuda/ntt_tile.h"
+#include "tests/test_util.h"
+
+namespace fhelium::test {
+namespace {
+
+using namespace fhelium::ntt_tile;
+
+LimbConsts consts_for(const NttTablesView& t, uint32_t prime, bool fwd) {
+  LimbConsts c;
+  c.n = 1u << t.log_n;
+  c.log_n = t.log_n;
+  c.q = t.moduli[prime].value;
+  c.tw = (fwd ? t.forward : t.inverse) + 2 * static_cast<std::size_t>(prime) * c.n;
+  c.scal = t.scalars + 4 * static_cast<std::size_t>(prime);
+  return c;
+}
+
+// Mirrors ntt_columns_kernel for one limb.
+template <bool kFwd, int S>
+void emulate_columns(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
+  constexpr uint32_t kCols = columns_per_block(S);
+  constexpr int kGroups = groups_for(S);
+  const uint32_t blocks = (c.n >> S) / kCols;
+  std::vector<uint64_t> sh(kCols << S);
+  for (uint32_t bx = 0; bx < blocks; ++bx) {
+    for (int grp = 0; grp < kGroups; ++grp) {
+      for (uint32_t tid = 0; tid < 256; ++tid) {
+        const uint32_t col = tid % kCols, t = tid / kCols;
+        const TileGeom g{col, kCols, bx * kCols + col, c.log_n - S};
+        uint32_t lo;
+        int q_lo, q_hi;
+        group_bits<kFwd, S>(grp, lo, q_lo, q_hi);
+        uint64_t x[8];
+        for (uint32_t v = 0; v < 8; ++v) {
+          const uint32_t k = slot_k(t, v, lo);
+          x[v] = grp == 0 ? src[glob(g, k)] : sh[sh_addr(g, k)];
+        }
+        reg_stages<kFwd>(x, lo, q_lo, q_hi, t, g, c);
+        for (uint32_t v = 0; v < 8; ++v) {
+          const uint32_t k = slot_k(t, v, lo);
+          if (grp == kGroups - 1) dst[glob(g, k)] = x[v];
+          else sh[sh_addr(g, k)] = x[v];
+        }
+      }
+    }
+  }
+}
+
+// Mirrors ntt_chunks_kernel for one limb.
+template <bool kFwd, int S, int kTiles>
+void emulate_chunks(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
+  constexpr uint32_t kWords = static_cast<uint32_t>(kTiles) << S;
+  constexpr uint32_t kThreadsHere = static_cast<uint32_t>(kTiles) << (S - 3);
+  constexpr int kGroups = groups_for(S);
+  const uint32_t blocks = (c.n >> S) / kTiles;
+  std::vector<uint64_t> sh(kWords);
+  for (uint32_t bx = 0; bx < blocks; ++bx) {
+    const std::size_t block_off = static_cast<std::size_t>(bx) * kWords;
+    if (!kFwd) {
+      for (uint32_t i = 0; i < kWords; ++i) sh[swz(i)] = src[block_off + i];
+    }
+    for (int grp = 0; grp < kGroups; ++grp) {
+      for (uint32_t tid = 0; tid < kThreadsHere; ++tid) {
+        const uint32_t tile = tid >> (S - 3), t = tid & ((1u << (S - 3)) - 1u);
+        const TileGeom g{tile << S, 1u, static_cast<uint32_t>(block_off) + (tile << S), 0u};
+        uint32_t lo;
+        int q_lo, q_hi;
+        group_bits<kFwd, S>(grp, lo, q_lo, q_hi);
+        uint64_t x[8];
+        for (uint32_t v = 0; v < 8; ++v) {
+          const uint32_t k = slot_k(t, v, lo);
+          x[v] = (kFwd && grp == 0) ? src[glob(g, k)] : sh[sh_addr(g, k)];
+        }
+        reg_stages<kFwd>(x, lo, q_lo, q_hi, t, g, c);
+        for (uint32_t v = 0; v < 8; ++v) {
+          const uint32_t k = slot_k(t, v, lo);
+          if (!kFwd && grp == kGroups - 1) dst[glob(g, k)] = x[v];
+          else sh[sh_addr(g, k)] = x[v];
+        }
+      }
+    }
+    if (kFwd) {
+      for (uint32_t i = 0; i < kWords; ++i) dst[block_off + i] = reduce_from_4q(sh[swz(i)], c.q);
+    }
+  }
+}
+
+template <bool kFwd>
+void emulate_columns_dispatch(uint32_t s, const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
+  switch (s) {
+    case 6: emulate_columns<kFwd, 6>(src, dst, c); break;
+    case 7: emulate_columns<kFwd, 7>(src, dst, c); break;
+    default: emulate_columns<kFwd, 8>(src, dst, c); break;
+  }
+}
+
+template <bool kFwd>
+void emulate_chunks_dispatch(uint32_t s, bool single, const uint64_t* src, uint64_t* dst,
+                             const LimbConsts& c) {
+  if (single) {
+    switch (s) {
+      case 10: emulate_chunks<kFwd, 10, 1>(src, dst, c); break;
+      case 11: emulate_chunks<kFwd, 11, 1>(src, dst, c); break;
+      default: emulate_chunks<kFwd, 12, 1>(src, dst, c); break;
+    }
+    return;
+  }
+  switch (s) {
+    case 7: emulate_chunks<kFwd, 7, 16>(src, dst, c); break;
+    case 8: emulate_chunks<kFwd, 8, 8>(src, dst, c); break;
+    default: emulate_chunks<kFwd, 9, 4>(src, dst, c); break;
+  }
+}
+
+// Mirrors the host dispatch of cuda/ntt.cu for one limb.
+template <bool kFwd>
+void emulate(const uint64_t* in, uint64_t* out, const NttTablesView& t, uint32_t prime) {
+  const LimbConsts c = consts_for(t, prime, kFwd);
+  if (t.log_n <= 12) {
+    emulate_chunks_dispatch<kFwd>(t.log_n, true, in, out, c);
+    return;
+  }
+  if (kFwd) {
+    emulate_columns_dispatch<true>(column_log(t.log_n), in, out, c);
+    emulate_chunks_dispatch<true>(chunk_log(t.log_n), false, out, out, c);
+  } else {
+    emulate_chunks_dispatch<false>(chunk_log(t.log_n), false, in, out, c);
+    emulate_columns_dispatch<false>(column_log(t.log_n), out, out, c);
+  }
+}
+
+}  // namespace
+
+void run_ntt_tile_emulation_tests(Counter& c) {
+  for (uint32_t log_n = 10; log_n <= 17; ++log_n) {
+    const std::size_t n = std::size_t{1} << log_n;
+    for (uint32_t bits : {36u, 60u, 61u}) {
+      const auto primes = ntt_primes(bits, log_n, 1);
+      const NttTables tables = NttTables::build(log_n, primes);
+      const NttTablesView v = tables.host_view();
+      const uint32_t map[1] = {0};
+      std::vector<uint64_t> x(n), cpu_f(n), emu_f(n), cpu_i(n), emu_i(n);
+      for (auto& e : x) e = random_below(primes[0]);
+      cpu::ntt_forward(x.data(), 0, cpu_f.data(), 0, 1, 1, map, v);
+      emulate<true>(x.data(), emu_f.data(), v, 0);
+      c.check(cpu_f == emu_f, "CUDA forward tiling == CPU, log_n " + std::to_string(log_n) +
+                                  ", " + std::to_string(bits) + "-bit");
+      // Inverse of arbitrary reduced input (not only of a forward output).
+      cpu::ntt_inverse(x.data(), 0, cpu_i.data(), 0, 1, 1, map, v);
+      emulate<false>(x.data(), emu_i.data(), v, 0);
+      c.check(cpu_i == emu_i, "CUDA inverse tiling == CPU, log_n " + std::to_string(log_n) +
+                                  ", " + std::to_string(bits) + "-bit");
+    }
+  }
+}
+
+}  // namespace fhelium::test
