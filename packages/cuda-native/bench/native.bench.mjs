@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Benchmarks of @fhelium/cuda-native (not a test): prints one JSON document on stdout.
+// Benchmarks of @fhelium/cuda-native (not a test): one JSON document, written to the file named
+// by the first argument (as tools/gpu/run-benchmarks.mjs expects), or to stdout without one.
+// Progress goes to stderr.
 //
-//   npm run build -w @fhelium/cuda-native && node packages/cuda-native/bench/native.bench.mjs
+//   npm run build -w @fhelium/cuda-native && node packages/cuda-native/bench/native.bench.mjs [OUT.json]
 //
 // Measures, as medians over many repetitions:
 // - napi: the cost of one Node-API call into the addon (a native no-op), raw and through the
@@ -15,6 +17,7 @@
 //   Tensor.copy_ at 64 MiB, timed with CUDA events.
 // CUDA sections are null when CUDA is unavailable. BENCH_SCALE (default 1) scales repetitions.
 import { execSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -172,6 +175,10 @@ function benchCopies() {
 }
 
 const available = cuda.isAvailable();
+const progress = (label, fn) => {
+  process.stderr.write(`[native.bench] ${label}\n`);
+  return fn();
+};
 const report = {
   benchmark: '@fhelium/cuda-native',
   date: new Date().toISOString(),
@@ -183,16 +190,19 @@ const report = {
   cudaUnavailableReason: available ? null : cuda.unavailableReason(),
   gpu: available ? cuda.deviceName() : null,
   scale,
-  napi: benchNapi(),
-  cpuKernels: benchCpuKernels(SMALL_N),
+  napi: progress('napi no-op', benchNapi),
+  cpuKernels: progress('cpu kernel chain', () => benchCpuKernels(SMALL_N)),
   // One element per kernel: the JavaScript validation plus Node-API cost of a kernel call.
-  cpuKernelCallOverhead: benchCpuKernels(1),
-  cudaKernels: available ? benchCudaKernels() : null,
-  copies: available ? benchCopies() : null,
+  cpuKernelCallOverhead: progress('cpu kernel call overhead', () => benchCpuKernels(1)),
+  cudaKernels: available ? progress('cuda kernel chains (eager, graph)', benchCudaKernels) : null,
+  copies: available ? progress('64 MiB copies', benchCopies) : null,
   goals: {
     eagerUsPerKernel: 6,
     graphUsPerKernel: 1.5,
     pinnedHostToDeviceGbPerSecond: 50,
   },
 };
-process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+const json = `${JSON.stringify(report, null, 2)}\n`;
+const outFile = process.argv[2];
+if (outFile) writeFileSync(outFile, json);
+else process.stdout.write(json);
