@@ -4,6 +4,7 @@
 //
 //   node tools/build-native.mjs            CPU backend, plus CUDA when nvcc is found
 //   FHELIUM_BACKENDS=cpu node tools/...    CPU backend only
+//   FHELIUM_BUILD_SELFTEST=0                skip build/Release/kernel_selftest (CUDA builds only)
 //
 // Exits non-zero with a clear message when cmake or a C++ compiler is missing.
 import { spawnSync } from 'node:child_process';
@@ -82,6 +83,7 @@ function cmakeJs(command) {
     '--parallel',
     String(parallel),
     `--CDFHELIUM_BACKENDS=${backends}`,
+    `--CDFHELIUM_BUILD_SELFTEST=${process.env.FHELIUM_BUILD_SELFTEST === '0' ? 'OFF' : 'ON'}`,
   ];
   if (process.env.CMAKE) args.push(`--cmake-path=${process.env.CMAKE}`);
   if (process.env.FHELIUM_BUILD_VERBOSE !== '1') args.push('--log-level', 'warn');
