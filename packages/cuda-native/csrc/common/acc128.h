@@ -27,6 +27,17 @@ FHELIUM_HD uint64_t acc_reduce(const Acc128& acc, const Modulus& m) {
   return reduce128(reduce64(acc.hi, m), acc.lo, m);
 }
 
+// acc mod m when acc.hi < m.value is known (e.g. a sum of products bounded by 2^64 * q).
+FHELIUM_HD uint64_t acc_reduce_small(const Acc128& acc, const Modulus& m) {
+  return reduce128(acc.hi, acc.lo, m);
+}
+
+// True when a sum of `terms` products of values below q stays below 2^64 * q, i.e. when
+// terms * q <= 2^64: such a sum needs no folding and a single acc_reduce_small.
+FHELIUM_HD bool fits_single_reduction(uint64_t terms, uint64_t q) {
+  return terms <= ~uint64_t{0} / q;
+}
+
 // Products of two values below 2^62 are below 2^124, so a residue (< 2^62) plus this many
 // products stays below 2^128. Accumulating kernels fold (reduce) after every kFoldTerms products.
 constexpr uint32_t kFoldTerms = 15;

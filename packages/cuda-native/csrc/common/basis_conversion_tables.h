@@ -21,6 +21,9 @@ namespace fhelium {
 struct BasisConversionView {
   uint32_t num_src;              // s = |A|
   uint32_t num_dst;              // d = |B|
+  // 1 when the source primes sum to less than 2^64: then every sum of s products y_i * (â_i mod
+  // b_j) is below 2^64 * b_j, so one reduce128 suffices (no high-word reduction, no folding).
+  uint32_t single_reduction;
   const Modulus* src_moduli;     // [s]
   const uint64_t* src_qhat_inv;  // [s][2]: ([â_i^{-1}]_{a_i}, shoup)
   const Modulus* dst_moduli;     // [d]
@@ -52,6 +55,7 @@ class BasisConversionTables {
  private:
   uint32_t num_src_ = 0;
   uint32_t num_dst_ = 0;
+  uint32_t single_reduction_ = 0;
   std::vector<uint64_t> words_;
 };
 

@@ -11,9 +11,13 @@ FHELIUM_HD uint32_t reverse_bits(uint32_t x, uint32_t bits) {
 #if defined(__CUDA_ARCH__)
   return __brev(x) >> (32 - bits);
 #else
-  uint32_t r = 0;
-  for (uint32_t i = 0; i < bits; ++i) r = (r << 1) | ((x >> i) & 1u);
-  return r;
+  // Swap halves, bytes, nibbles, pairs, bits: the full 32-bit reversal, then keep `bits` bits.
+  x = (x >> 16) | (x << 16);
+  x = ((x & 0xff00ff00u) >> 8) | ((x & 0x00ff00ffu) << 8);
+  x = ((x & 0xf0f0f0f0u) >> 4) | ((x & 0x0f0f0f0fu) << 4);
+  x = ((x & 0xccccccccu) >> 2) | ((x & 0x33333333u) << 2);
+  x = ((x & 0xaaaaaaaau) >> 1) | ((x & 0x55555555u) << 1);
+  return x >> (32 - bits);
 #endif
 }
 

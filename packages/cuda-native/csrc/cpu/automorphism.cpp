@@ -1,7 +1,5 @@
 #include "cpu/automorphism.h"
 
-#include <vector>
-
 #include "common/automorphism_checks.h"
 #include "common/galois_index.h"
 #include "common/number_theory.h"
@@ -11,13 +9,19 @@ namespace fhelium::cpu {
 void automorphism_ntt(const uint64_t* in, uint64_t* out, std::size_t batch, std::size_t limbs,
                       uint32_t log_n, uint64_t galois_elt) {
   check_automorphism_buffers("cpu::automorphism_ntt", in, out, batch, limbs, log_n, galois_elt);
+  // Kernels allocate nothing: source indices are computed for a block of outputs into a small
+  // stack array and applied to every limb, one limb at a time.
   const std::size_t n = std::size_t{1} << log_n;
-  std::vector<uint32_t> source(n);
-  for (uint32_t i = 0; i < n; ++i) source[i] = automorphism_ntt_source(i, log_n, galois_elt);
-  for (std::size_t p = 0; p < batch * limbs; ++p) {
-    const uint64_t* src = in + p * n;
-    uint64_t* dst = out + p * n;
-    for (std::size_t i = 0; i < n; ++i) dst[i] = src[source[i]];
+  const std::size_t polys = batch * limbs;
+  constexpr uint32_t kBlock = 1024;
+  uint32_t source[kBlock];
+  for (uint32_t i0 = 0; i0 < n; i0 += kBlock) {
+    for (uint32_t i = 0; i < kBlock; ++i) source[i] = automorphism_ntt_source(i0 + i, log_n, galois_elt);
+    for (std::size_t p = 0; p < polys; ++p) {
+      const uint64_t* src = in + p * n;
+      uint64_t* dst = out + p * n + i0;
+      for (uint32_t i = 0; i < kBlock; ++i) dst[i] = src[source[i]];
+    }
   }
 }
 

@@ -1,9 +1,9 @@
 #include "cpu/basis_conversion.h"
 
-#include <vector>
 
 #include "common/basis_conversion_checks.h"
 #include "common/basis_conversion_core.h"
+#include "common/limb_map.h"
 #include "cpu/sub_scale.h"
 
 namespace fhelium::cpu {
@@ -14,13 +14,18 @@ namespace {
 void convert_poly(const uint64_t* const* src, uint64_t* const* dst, std::size_t n,
                   const BasisConversionView& t) {
   const uint32_t s = t.num_src;
-  std::vector<uint64_t> y(s);
+  uint64_t y[kMaxLimbs];  // kernels allocate nothing; s <= kMaxLimbs is checked by the caller
   for (std::size_t k = 0; k < n; ++k) {
     for (uint32_t i = 0; i < s; ++i) y[i] = conversion_scale(src[i][k], t, i);
     for (uint32_t j = 0; j < t.num_dst; ++j) {
       const Modulus m = t.dst_moduli[j];
       const uint64_t* row = t.qhat_mod_dst + static_cast<std::size_t>(j) * s;
       Acc128 acc{0, 0};
+      if (t.single_reduction) {
+        for (uint32_t i = 0; i < s; ++i) acc_mul_add(acc, y[i], row[i]);
+        dst[j][k] = acc_reduce_small(acc, m);
+        continue;
+      }
       uint32_t terms = 0;
       for (uint32_t i = 0; i < s; ++i) {
         acc_mul_add(acc, y[i], row[i]);
@@ -42,12 +47,12 @@ void basis_convert(const uint64_t* in, std::size_t in_batch_stride, uint64_t* ou
   check_basis_convert("cpu::basis_convert", in, in_batch_stride, out, out_batch_stride, batch,
                       log_n, t);
   const std::size_t n = std::size_t{1} << log_n;
-  std::vector<const uint64_t*> src(t.num_src);
-  std::vector<uint64_t*> dst(t.num_dst);
+  const uint64_t* src[kMaxLimbs];
+  uint64_t* dst[kMaxLimbs];
   for (std::size_t b = 0; b < batch; ++b) {
     for (uint32_t i = 0; i < t.num_src; ++i) src[i] = in + b * in_batch_stride + i * n;
     for (uint32_t j = 0; j < t.num_dst; ++j) dst[j] = out + b * out_batch_stride + j * n;
-    convert_poly(src.data(), dst.data(), n, t);
+    convert_poly(src, dst, n, t);
   }
 }
 
@@ -57,8 +62,8 @@ void mod_up(const uint64_t* in, std::size_t in_batch_stride, std::size_t in_limb
   check_mod_up("cpu::mod_up", in, in_batch_stride, in_limbs, digit_begin, out, out_batch_stride,
                batch, log_n, t);
   const std::size_t n = std::size_t{1} << log_n;
-  std::vector<const uint64_t*> src(t.num_src);
-  std::vector<uint64_t*> dst(t.num_dst);
+  const uint64_t* src[kMaxLimbs];
+  uint64_t* dst[kMaxLimbs];
   for (std::size_t b = 0; b < batch; ++b) {
     const uint64_t* in_b = in + b * in_batch_stride;
     uint64_t* out_b = out + b * out_batch_stride;
@@ -71,7 +76,7 @@ void mod_up(const uint64_t* in, std::size_t in_batch_stride, std::size_t in_limb
       const std::size_t o = j < digit_begin ? j : j + t.num_src;
       dst[j] = out_b + o * n;
     }
-    convert_poly(src.data(), dst.data(), n, t);
+    convert_poly(src, dst, n, t);
   }
 }
 

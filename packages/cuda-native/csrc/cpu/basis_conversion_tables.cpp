@@ -42,6 +42,9 @@ BasisConversionTables BasisConversionTables::build(const std::vector<uint64_t>& 
   BasisConversionTables t;
   t.num_src_ = static_cast<uint32_t>(s);
   t.num_dst_ = static_cast<uint32_t>(d);
+  unsigned __int128 src_sum = 0;
+  for (uint64_t a : src) src_sum += a;
+  t.single_reduction_ = src_sum < (static_cast<unsigned __int128>(1) << 64) ? 1u : 0u;
   t.words_.assign(3 * s + 2 * s + 3 * d + d * s, 0);
   uint64_t* src_moduli = t.words_.data();
   uint64_t* qhat_inv = src_moduli + 3 * s;
@@ -90,6 +93,7 @@ BasisConversionView BasisConversionTables::view(const uint64_t* base) const {
   BasisConversionView v;
   v.num_src = num_src_;
   v.num_dst = num_dst_;
+  v.single_reduction = single_reduction_;
   v.src_moduli = reinterpret_cast<const Modulus*>(base);
   v.src_qhat_inv = base + 3 * s;
   v.dst_moduli = reinterpret_cast<const Modulus*>(base + 5 * s);

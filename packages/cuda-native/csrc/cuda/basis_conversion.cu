@@ -59,14 +59,24 @@ __global__ void __launch_bounds__(kThreads) convert_kernel(ConvLaunch p) {
     const Modulus m = p.t.dst_moduli[j];
     const uint64_t* row = p.t.qhat_mod_dst + static_cast<std::size_t>(j) * s;
     Acc128 acc{0, 0};
+    uint64_t r;
+    if (p.t.single_reduction) {
 #pragma unroll
-    for (int i = 0; i < kMaxSrc; ++i) {
-      if (i < static_cast<int>(s)) {
-        acc_mul_add(acc, y[i], __ldg(row + i));
-        if ((i + 1) % kFoldTerms == 0) acc = Acc128{acc_reduce(acc, m), 0};
+      for (int i = 0; i < kMaxSrc; ++i) {
+        if (i < static_cast<int>(s)) acc_mul_add(acc, y[i], __ldg(row + i));
       }
+      r = acc_reduce_small(acc, m);
+    } else {
+#pragma unroll
+      for (int i = 0; i < kMaxSrc; ++i) {
+        if (i < static_cast<int>(s)) {
+          acc_mul_add(acc, y[i], __ldg(row + i));
+          if ((i + 1) % kFoldTerms == 0) acc = Acc128{acc_reduce(acc, m), 0};
+        }
+      }
+      r = acc_reduce(acc, m);
     }
-    out[(static_cast<std::size_t>(dst_limb(p, j)) << p.log_n) + k] = acc_reduce(acc, m);
+    out[(static_cast<std::size_t>(dst_limb(p, j)) << p.log_n) + k] = r;
   }
 }
 

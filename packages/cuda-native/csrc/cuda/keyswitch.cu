@@ -26,6 +26,8 @@ __global__ void __launch_bounds__(kThreads)
   const uint64_t* d = digits + (static_cast<std::size_t>(l) << log_n) + k;
   const uint64_t* key = keys + (static_cast<std::size_t>(p) << log_n) + k;
   Acc128 acc0{0, 0}, acc1{0, 0};
+  // With num_digits * q <= 2^64 the sums stay below 2^64 * q: no folding, one reduction.
+  const bool single = fits_single_reduction(num_digits, m.value);
   uint32_t terms = 0;
   for (uint32_t j = 0; j < num_digits; ++j) {
     const uint64_t dj = __ldg(d);
@@ -33,14 +35,14 @@ __global__ void __launch_bounds__(kThreads)
     acc_mul_add(acc1, dj, __ldg(key + key_comp));
     d += static_cast<std::size_t>(limbs) << log_n;
     key += 2 * key_comp;
-    if (++terms == kFoldTerms) {
+    if (!single && ++terms == kFoldTerms) {
       acc0 = Acc128{acc_reduce(acc0, m), 0};
       acc1 = Acc128{acc_reduce(acc1, m), 0};
       terms = 0;
     }
   }
-  out[l * n + k] = acc_reduce(acc0, m);
-  out[(limbs + l) * n + k] = acc_reduce(acc1, m);
+  out[l * n + k] = single ? acc_reduce_small(acc0, m) : acc_reduce(acc0, m);
+  out[(limbs + l) * n + k] = single ? acc_reduce_small(acc1, m) : acc_reduce(acc1, m);
 }
 
 }  // namespace
