@@ -416,6 +416,23 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
     launch();
     record(ps, "keyswitch core (sequence)", std::to_string(dnum) + " digits, " + shape_of(2, lq, log_n),
            out, g_out, launch, stream, reps);
+#if !defined(FHELIUM_FAKE_CUDA)
+    // The same sequence captured into a CUDA Graph: capture fails if any kernel synchronizes or
+    // touches another stream; replays must give the same bits.
+    CUDA_CHECK(cudaMemsetAsync(g_out.get(), 0, out.size() * sizeof(uint64_t), stream));
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    launch();
+    CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    auto replay = [&] { CUDA_CHECK(cudaGraphLaunch(exec, stream)); };
+    replay();
+    record(ps, "keyswitch core (CUDA graph)", std::to_string(dnum) + " digits, " + shape_of(2, lq, log_n),
+           out, g_out, replay, stream, reps);
+    CUDA_CHECK(cudaGraphExecDestroy(exec));
+    CUDA_CHECK(cudaGraphDestroy(graph));
+#endif
   }
   CUDA_CHECK(cudaStreamSynchronize(stream));
 }

@@ -4,6 +4,9 @@
 // to fhelium::cpu::*. It proves nothing about the CUDA kernels themselves.
 #pragma once
 
+// Lets kernel_selftest.cu skip what the stand-in cannot model (graph capture).
+#define FHELIUM_FAKE_CUDA 1
+
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
