@@ -8,7 +8,7 @@
 //
 // Exits non-zero with a clear message when cmake or a C++ compiler is missing.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -99,6 +99,10 @@ if (previous !== null && previous !== backends) {
   cmakeJs('configure');
 }
 cmakeJs('compile');
+if (backends === 'cpu') {
+  // A self-test left from an earlier CUDA build would test kernels this build does not have.
+  rmSync(path.join(buildDir, 'Release', 'kernel_selftest'), { force: true });
+}
 
 const output = path.join(packageRoot, 'build', 'Release', 'fhelium_native.node');
 if (!existsSync(output)) fail(`the build finished but ${output} is missing`);

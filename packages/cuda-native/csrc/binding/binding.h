@@ -14,6 +14,7 @@
 //     ...
 //     if (dev == kCpuDevice) cpu::my_op(out, ...);
 //     else FHELIUM_CUDA_ONLY(cuda::my_op(device_stream(dev), out, ...));
+//     // (entry points taking a cudaStream_t: cuda::my_op(out, ..., cuda_stream(dev)))
 //     return nullptr;  // undefined
 //   }
 //   FHELIUM_BINDING("myOp", my_op)
@@ -24,6 +25,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/cuda_stream.h"
 #include "common/device_stream.h"
 #include "common/error.h"
 
@@ -149,6 +151,9 @@ inline DeviceStream device_stream(int dev) {
   cuda_not_built();
 #endif
 }
+
+// The same, as the cudaStream_t that kernel entry points taking a stream expect.
+inline cudaStream_t cuda_stream(int dev) { return static_cast<cudaStream_t>(device_stream(dev).stream); }
 
 }  // namespace fhelium::binding
 
