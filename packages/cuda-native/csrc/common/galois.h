@@ -10,11 +10,13 @@
 
 namespace fhelium {
 
-// 5^(k mod N/2) mod 2N. Throws Error(Argument) when log_n is outside [1, 17].
-uint64_t galois_element_for_rotation(int64_t k, uint32_t log_n);
+// 5^(k mod N/2) mod 2N for the ring degree n = N. Throws Error(Argument) unless n is a power of
+// two in [2, 2^17].
+uint64_t galois_element_for_rotation(int64_t k, uint64_t n);
 
-// 2N - 1. Throws Error(Argument) when log_n is outside [1, 17].
-uint64_t galois_element_for_conjugation(uint32_t log_n);
+// 2N - 1 for the ring degree n = N. Throws Error(Argument) unless n is a power of two in
+// [2, 2^17].
+uint64_t galois_element_for_conjugation(uint64_t n);
 
 // Throws Error(Argument) naming `where` unless g is odd and below 2N.
 void require_galois_element(const char* where, uint64_t galois_elt, uint32_t log_n);

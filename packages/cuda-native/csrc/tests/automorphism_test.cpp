@@ -32,14 +32,14 @@ void run_automorphism_tests(Counter& c) {
   for (uint32_t log_n : {10u, 14u, 16u}) {
     const uint64_t two_n = uint64_t{2} << log_n;
     const int64_t slots = int64_t{1} << (log_n - 1);
-    c.check(galois_element_for_rotation(0, log_n) == 1, "rotation 0 -> g = 1");
-    c.check(galois_element_for_rotation(1, log_n) == 5, "rotation 1 -> g = 5");
-    c.check(galois_element_for_rotation(slots, log_n) == 1, "rotation by N/2 slots is identity");
-    c.check(galois_element_for_conjugation(log_n) == two_n - 1, "conjugation g = 2N - 1");
+    c.check(galois_element_for_rotation(0, uint64_t{1} << log_n) == 1, "rotation 0 -> g = 1");
+    c.check(galois_element_for_rotation(1, uint64_t{1} << log_n) == 5, "rotation 1 -> g = 5");
+    c.check(galois_element_for_rotation(slots, uint64_t{1} << log_n) == 1, "rotation by N/2 slots is identity");
+    c.check(galois_element_for_conjugation(uint64_t{1} << log_n) == two_n - 1, "conjugation g = 2N - 1");
     bool inverse_ok = true, power_ok = true;
     for (int64_t k : {1, 2, 3, 7, 100, 1000, 4095}) {
-      const uint64_t g = galois_element_for_rotation(k, log_n);
-      const uint64_t gi = galois_element_for_rotation(-k, log_n);
+      const uint64_t g = galois_element_for_rotation(k, uint64_t{1} << log_n);
+      const uint64_t gi = galois_element_for_rotation(-k, uint64_t{1} << log_n);
       inverse_ok = inverse_ok && host_mul_mod(g, gi, two_n) == 1;
       power_ok = power_ok && g == host_pow_mod(5, static_cast<uint64_t>(k % slots), two_n);
     }
@@ -57,10 +57,10 @@ void run_automorphism_tests(Counter& c) {
     const std::size_t batch = 2, limbs = 2;
     std::vector<uint64_t> a;
     fill_random(a, batch, limbs, n, primes, map);
-    std::vector<uint64_t> galois = {galois_element_for_rotation(1, log_n),
-                                    galois_element_for_rotation(-3, log_n),
-                                    galois_element_for_rotation(77, log_n),
-                                    galois_element_for_conjugation(log_n), 3};
+    std::vector<uint64_t> galois = {galois_element_for_rotation(1, uint64_t{1} << log_n),
+                                    galois_element_for_rotation(-3, uint64_t{1} << log_n),
+                                    galois_element_for_rotation(77, uint64_t{1} << log_n),
+                                    galois_element_for_conjugation(uint64_t{1} << log_n), 3};
     for (uint64_t g : galois) {
       const std::string tag = "g = " + std::to_string(g) + ", log_n " + std::to_string(log_n);
       // Coefficient domain against the naive map.
@@ -84,7 +84,7 @@ void run_automorphism_tests(Counter& c) {
       c.check(f_out == expect, "NTT-domain automorphism == NTT(naive), " + tag);
     }
     // The host index table is the permutation the kernel applies.
-    const uint64_t g = galois_element_for_rotation(5, log_n);
+    const uint64_t g = galois_element_for_rotation(5, uint64_t{1} << log_n);
     std::vector<uint64_t> idx(n), permuted(n);
     for (std::size_t i = 0; i < n; ++i) idx[i] = i;
     cpu::automorphism_ntt(idx.data(), permuted.data(), 1, 1, log_n, g);
@@ -92,6 +92,37 @@ void run_automorphism_tests(Counter& c) {
     c.check(std::equal(table.begin(), table.end(), permuted.begin()),
             "automorphism_ntt_index == kernel permutation, log_n " + std::to_string(log_n));
     (void)two_n;
+  }
+
+  // Slot semantics: slot j is the evaluation at psi^(5^j); after X -> X^(5^k) slot j holds the
+  // old slot j + k (a left rotation by k), and conjugation swaps psi^e with psi^-e.
+  {
+    const uint32_t log_n = 10;
+    const std::size_t n = 1024, slots = 512;
+    const auto primes = ntt_primes(50, log_n, 1);
+    const NttTables tables = NttTables::build(log_n, primes);
+    const uint32_t map[1] = {0};
+    std::vector<uint64_t> a(n), fa(n), rotated(n);
+    for (auto& v : a) v = random_below(primes[0]);
+    cpu::ntt_forward(a.data(), 0, fa.data(), 0, 1, 1, map, tables.host_view());
+    auto position = [&](uint64_t e) { return bit_reverse(static_cast<uint32_t>((e - 1) / 2), log_n); };
+    for (int64_t k : {1, 3, -2, 300}) {
+      cpu::automorphism_ntt(fa.data(), rotated.data(), 1, 1, log_n,
+                            galois_element_for_rotation(k, n));
+      bool ok = true;
+      for (std::size_t j = 0; j < slots; ++j) {
+        const std::size_t src = static_cast<std::size_t>((static_cast<int64_t>(j) + k + 4 * slots) % slots);
+        ok = ok && rotated[position(host_pow_mod(5, j, 2 * n))] == fa[position(host_pow_mod(5, src, 2 * n))];
+      }
+      c.check(ok, "g = 5^k rotates slots left by k = " + std::to_string(k));
+    }
+    cpu::automorphism_ntt(fa.data(), rotated.data(), 1, 1, log_n, galois_element_for_conjugation(n));
+    bool conj_ok = true;
+    for (std::size_t j = 0; j < slots; ++j) {
+      const uint64_t e = host_pow_mod(5, j, 2 * n);
+      conj_ok = conj_ok && rotated[position(e)] == fa[position(2 * n - e)];
+    }
+    c.check(conj_ok, "conjugation maps the evaluation at psi^e to psi^-e");
   }
 
   // Bad arguments.
@@ -110,6 +141,14 @@ void run_automorphism_tests(Counter& c) {
       if (e.kind() != ErrorKind::Argument) throw;
       overlap_rejected = true;
     }
+    bool degree_rejected = false;
+    try {
+      galois_element_for_rotation(1, 3000);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::Argument) throw;
+      degree_rejected = true;
+    }
+    c.check(degree_rejected, "ring degree that is not a power of two rejected");
     c.check(even_rejected, "even Galois element rejected");
     c.check(overlap_rejected, "overlapping in/out rejected");
     c.check(b == std::vector<uint64_t>(2048, 5), "rejected call leaves output untouched");

@@ -248,14 +248,14 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
   }
   // Automorphisms on a ciphertext: rotation by 1 (NTT domain), conjugation (coefficient domain).
   {
-    const uint64_t g = galois_element_for_rotation(1, log_n);
+    const uint64_t g = galois_element_for_rotation(1, uint64_t{1} << log_n);
     DeviceWords d_out(ct.size());
     std::vector<uint64_t> out(ct.size());
     cpu::automorphism_ntt(ct.data(), out.data(), 2, lq, log_n, g);
     auto launch = [&] { cuda::automorphism_ntt(d_ct.get(), d_out.get(), 2, lq, log_n, g, stream); };
     launch();
     record(ps, "automorphism_ntt rot1", shape_of(2, lq, log_n), out, d_out, launch, stream, reps);
-    const uint64_t gc = galois_element_for_conjugation(log_n);
+    const uint64_t gc = galois_element_for_conjugation(uint64_t{1} << log_n);
     cpu::automorphism_coeff(ct.data(), out.data(), 2, lq, log_n, gc, map_q.data(), hv.moduli,
                             all.size());
     auto launch_c = [&] {
