@@ -1,7 +1,7 @@
 /** CUDA events: markers in a stream for ordering, completion checks and timing. */
 import { nativeCudaStatus, native, type NativeHandle } from './native.js';
 import { CudaUnavailableError, DisposedError, TensorArgumentError } from './errors.js';
-import { registerEventClass, Stream } from './stream.js';
+import { Stream } from './stream.js';
 
 /** Options of the {@link Event} constructor. */
 export interface EventOptions {
@@ -89,4 +89,3 @@ export class Event {
   }
 }
 
-registerEventClass(Event);

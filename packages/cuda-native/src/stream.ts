@@ -5,10 +5,10 @@
  * current stream lives in the addon (per thread and device); {@link withStream} changes it for the
  * duration of a synchronous function.
  */
-import { resolveCudaIndex, resolveDevice, type DeviceLike } from './device.js';
+import { resolveDevice, type DeviceLike } from './device.js';
 import { DisposedError, TensorArgumentError } from './errors.js';
 import { native, type NativeHandle } from './native.js';
-import type { Event } from './event.js';
+import { Event } from './event.js';
 
 const internal = Symbol('Stream.internal');
 const defaults = new Map<number, Stream>();
@@ -93,7 +93,7 @@ export class Stream {
 
   /** Makes future work on this stream wait for the work queued so far on `other`. */
   waitStream(other: Stream): void {
-    const marker = new EventCtor!({ enableTiming: false });
+    const marker = new Event({ enableTiming: false });
     try {
       marker.record(other);
       this.waitEvent(marker);
@@ -193,22 +193,4 @@ export function withStream<T>(stream: Stream, fn: () => T): T {
     );
   }
   return result;
-}
-
-/** @internal */
-export function currentStreamIndex(index: number): Stream {
-  return current.get(index) ?? defaultStreamOf(index);
-}
-
-/** @internal */
-export function ensureCudaIndex(index: number, where: string): void {
-  resolveCudaIndex(index, where);
-}
-
-type EventConstructor = new (options?: { enableTiming?: boolean }) => Event;
-let EventCtor: EventConstructor | undefined;
-
-/** Lets event.ts provide its class without an import cycle. @internal */
-export function registerEventClass(ctor: EventConstructor): void {
-  EventCtor = ctor;
 }
