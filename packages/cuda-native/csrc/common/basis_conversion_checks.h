@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -75,6 +76,39 @@ inline void check_mod_up(const char* where, const uint64_t* in, std::size_t in_s
   check_batch(where, batch, in_stride, in_limbs, out_stride, out_limbs, log_n);
   require_disjoint(where, in, span_words(batch, in_stride, in_limbs, log_n), out,
                    span_words(batch, out_stride, out_limbs, log_n));
+}
+
+inline void check_mod_up_digits(const char* where, const uint64_t* in, std::size_t in_limbs,
+                                std::size_t digit_size, std::size_t num_digits,
+                                const uint64_t* out, std::size_t out_digit_stride, uint32_t log_n,
+                                const BasisConversionView* tables) {
+  require_log_n(where, log_n);
+  require_argument(in != nullptr && out != nullptr && tables != nullptr, where,
+                   "non-null in, out and tables", "a null pointer");
+  require_argument(in_limbs >= 1 && in_limbs <= kMaxLimbs && digit_size >= 1 && num_digits >= 1 &&
+                       num_digits == (in_limbs + digit_size - 1) / digit_size,
+                   where,
+                   "num_digits = ceil(in_limbs / digit_size) with in_limbs in [1, 128]",
+                   std::to_string(num_digits) + " digits of " + std::to_string(digit_size) +
+                       " over " + std::to_string(in_limbs) + " limbs");
+  const std::size_t out_limbs = tables[0].num_src + tables[0].num_dst;
+  for (std::size_t d = 0; d < num_digits; ++d) {
+    const std::string at = std::string(where) + " (digit " + std::to_string(d) + ")";
+    check_conversion_view(at.c_str(), tables[d]);
+    const std::size_t begin = d * digit_size;
+    const std::size_t size = std::min(digit_size, in_limbs - begin);
+    require_argument(tables[d].num_src == size && tables[d].num_src + tables[d].num_dst == out_limbs &&
+                         out_limbs >= in_limbs,
+                     at.c_str(),
+                     "a build_mod_up table with " + std::to_string(size) + " sources and " +
+                         std::to_string(out_limbs) + " limbs in all",
+                     std::to_string(tables[d].num_src) + " -> " + std::to_string(tables[d].num_dst));
+  }
+  require_argument(num_digits == 1 || out_digit_stride >= (out_limbs << log_n), where,
+                   "out_digit_stride >= " + std::to_string(out_limbs << log_n) + " words",
+                   std::to_string(out_digit_stride));
+  require_disjoint(where, in, in_limbs << log_n, out,
+                   span_words(num_digits, out_digit_stride, out_limbs, log_n));
 }
 
 // For mod_down_finish and rescale_finish: x, c, out of `limbs` limbs; out may equal x or c.

@@ -80,6 +80,16 @@ void mod_up(const uint64_t* in, std::size_t in_batch_stride, std::size_t in_limb
   }
 }
 
+void mod_up_digits(const uint64_t* in, std::size_t in_limbs, std::size_t digit_size,
+                   std::size_t num_digits, uint64_t* out, std::size_t out_digit_stride,
+                   uint32_t log_n, const BasisConversionView* tables) {
+  check_mod_up_digits("cpu::mod_up_digits", in, in_limbs, digit_size, num_digits, out,
+                      out_digit_stride, log_n, tables);
+  for (std::size_t d = 0; d < num_digits; ++d) {
+    mod_up(in, 0, in_limbs, d * digit_size, out + d * out_digit_stride, 0, 1, log_n, tables[d]);
+  }
+}
+
 void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* conv,
                      std::size_t conv_batch_stride, uint64_t* out, std::size_t out_batch_stride,
                      std::size_t batch, std::size_t limbs, uint32_t log_n,

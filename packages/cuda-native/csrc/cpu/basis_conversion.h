@@ -36,6 +36,15 @@ void mod_up(const uint64_t* in, std::size_t in_batch_stride, std::size_t in_limb
             std::size_t digit_begin, uint64_t* out, std::size_t out_batch_stride,
             std::size_t batch, uint32_t log_n, const BasisConversionView& t);
 
+// ModUp of every digit of one polynomial in one call (what hybrid key switching needs): in over
+// Q_l (in_limbs limbs, coefficient form); digit d is limbs [d * digit_size, min((d + 1) *
+// digit_size, in_limbs)) and tables[d] (a HOST array of num_digits views) is its
+// BasisConversionTables::build_mod_up. Block d of the output, at out + d * out_digit_stride, is
+// what mod_up writes for that digit (all blocks have in_limbs + |P| limbs).
+void mod_up_digits(const uint64_t* in, std::size_t in_limbs, std::size_t digit_size,
+                   std::size_t num_digits, uint64_t* out, std::size_t out_digit_stride,
+                   uint32_t log_n, const BasisConversionView* tables);
+
 // out_i = (x_i - conv_i) * constants[i].s mod constants[i].q for limbs i < limbs, with
 // constants = mod_down_constants(Q_l, P) ([limbs][3] words: q, s, shoup(s)). Works in either
 // domain (NTT form in hybrid key switching). out may equal x or conv.

@@ -1,5 +1,5 @@
 // Fast base conversion: one thread per (coefficient, batch element, group of up to
-// kDstPerThread destination limbs). The thread loads the s source residues (coalesced across the
+// kDstPerThread destination limbs, conversion job). The thread loads the s source residues (coalesced across the
 // warp), scales them into registers, and forms each destination's sum of products in a 128-bit
 // accumulator with one final reduction (folding every kFoldTerms terms). Table rows are the same
 // for the whole warp (broadcast loads through the read-only cache). Source counts above 32 use a
@@ -7,6 +7,8 @@
 #include "cuda/basis_conversion.h"
 
 #include <cuda_runtime.h>
+
+#include <algorithm>
 
 #include "common/basis_conversion_checks.h"
 #include "common/basis_conversion_core.h"
@@ -19,48 +21,61 @@ namespace {
 constexpr uint32_t kThreads = 128;
 constexpr uint32_t kDstPerThread = 8;
 
-struct ConvLaunch {
-  const uint64_t* in;  // first source limb of batch element 0
-  std::size_t in_stride;
-  uint64_t* out;
-  std::size_t out_stride;
-  uint32_t log_n;
+// One conversion: its table, where its sources are and where its outputs go.
+struct ConvJob {
+  const uint64_t* in;    // first source limb of batch element 0
+  uint64_t* out;         // output limb 0 of batch element 0
   uint32_t dst_groups;   // ceil(num_dst / kDstPerThread)
   uint32_t skip_begin;   // output limbs [skip_begin, skip_begin + num_src) receive copies (ModUp)
   uint32_t copy_source;  // 1: write the copies (ModUp), 0: plain conversion
   BasisConversionView t;
 };
 
-__device__ __forceinline__ uint32_t dst_limb(const ConvLaunch& p, uint32_t j) {
+// Up to kMaxJobs conversions in one launch (blockIdx.z picks the job, e.g. one ModUp digit each),
+// kept under the classic 4 KiB kernel-parameter limit. blockIdx.y = batch element * max_groups +
+// destination group; blocks past a job's own group count return at once.
+constexpr uint32_t kMaxJobs = 32;
+struct ConvLaunch {
+  std::size_t in_stride;  // batch strides (words), shared by all jobs
+  std::size_t out_stride;
+  uint32_t log_n;
+  uint32_t max_groups;
+  ConvJob job[kMaxJobs];
+};
+static_assert(sizeof(ConvLaunch) <= 4096, "conversion launch parameters exceed 4 KiB");
+
+__device__ __forceinline__ uint32_t dst_limb(const ConvJob& p, uint32_t j) {
   return j < p.skip_begin ? j : j + (p.copy_source ? p.t.num_src : 0u);
 }
 
 template <int kMaxSrc>
 __global__ void __launch_bounds__(kThreads) convert_kernel(ConvLaunch p) {
+  const ConvJob& job = p.job[blockIdx.z];
+  const uint32_t group = blockIdx.y % p.max_groups;
+  if (group >= job.dst_groups) return;
+  const uint32_t b = blockIdx.y / p.max_groups;
   const uint32_t k = blockIdx.x * kThreads + threadIdx.x;
-  const uint32_t group = blockIdx.y % p.dst_groups;
-  const uint32_t b = blockIdx.y / p.dst_groups;
-  const uint32_t s = p.t.num_src;
-  const uint64_t* in = p.in + b * p.in_stride;
-  uint64_t* out = p.out + b * p.out_stride;
+  const uint32_t s = job.t.num_src;
+  const uint64_t* in = job.in + b * p.in_stride;
+  uint64_t* out = job.out + b * p.out_stride;
   uint64_t y[kMaxSrc];
 #pragma unroll
   for (int i = 0; i < kMaxSrc; ++i) {
     if (i < static_cast<int>(s)) {
       const uint64_t x = in[(static_cast<std::size_t>(i) << p.log_n) + k];
-      if (p.copy_source && group == 0) {
-        out[(static_cast<std::size_t>(p.skip_begin + i) << p.log_n) + k] = x;
+      if (job.copy_source && group == 0) {
+        out[(static_cast<std::size_t>(job.skip_begin + i) << p.log_n) + k] = x;
       }
-      y[i] = conversion_scale(x, p.t, static_cast<uint32_t>(i));
+      y[i] = conversion_scale(x, job.t, static_cast<uint32_t>(i));
     }
   }
-  const uint32_t j_end = min(p.t.num_dst, (group + 1) * kDstPerThread);
+  const uint32_t j_end = min(job.t.num_dst, (group + 1) * kDstPerThread);
   for (uint32_t j = group * kDstPerThread; j < j_end; ++j) {
-    const Modulus m = p.t.dst_moduli[j];
-    const uint64_t* row = p.t.qhat_mod_dst + static_cast<std::size_t>(j) * s;
+    const Modulus m = job.t.dst_moduli[j];
+    const uint64_t* row = job.t.qhat_mod_dst + static_cast<std::size_t>(j) * s;
     Acc128 acc{0, 0};
     uint64_t r;
-    if (p.t.single_reduction) {
+    if (job.t.single_reduction) {
 #pragma unroll
       for (int i = 0; i < kMaxSrc; ++i) {
         if (i < static_cast<int>(s)) acc_mul_add(acc, y[i], __ldg(row + i));
@@ -76,55 +91,80 @@ __global__ void __launch_bounds__(kThreads) convert_kernel(ConvLaunch p) {
       }
       r = acc_reduce(acc, m);
     }
-    out[(static_cast<std::size_t>(dst_limb(p, j)) << p.log_n) + k] = r;
+    out[(static_cast<std::size_t>(dst_limb(job, j)) << p.log_n) + k] = r;
   }
 }
 
 // Any source count: recomputes the scaled sources per destination instead of keeping them.
 __global__ void __launch_bounds__(kThreads) convert_kernel_wide(ConvLaunch p) {
+  const ConvJob& job = p.job[blockIdx.z];
+  const uint32_t group = blockIdx.y % p.max_groups;
+  if (group >= job.dst_groups) return;
+  const uint32_t b = blockIdx.y / p.max_groups;
   const uint32_t k = blockIdx.x * kThreads + threadIdx.x;
-  const uint32_t group = blockIdx.y % p.dst_groups;
-  const uint32_t b = blockIdx.y / p.dst_groups;
-  const uint32_t s = p.t.num_src;
-  const uint64_t* in = p.in + b * p.in_stride;
-  uint64_t* out = p.out + b * p.out_stride;
-  if (p.copy_source && group == 0) {
+  const uint32_t s = job.t.num_src;
+  const uint64_t* in = job.in + b * p.in_stride;
+  uint64_t* out = job.out + b * p.out_stride;
+  if (job.copy_source && group == 0) {
     for (uint32_t i = 0; i < s; ++i) {
-      out[(static_cast<std::size_t>(p.skip_begin + i) << p.log_n) + k] =
+      out[(static_cast<std::size_t>(job.skip_begin + i) << p.log_n) + k] =
           in[(static_cast<std::size_t>(i) << p.log_n) + k];
     }
   }
-  const uint32_t j_end = min(p.t.num_dst, (group + 1) * kDstPerThread);
+  const uint32_t j_end = min(job.t.num_dst, (group + 1) * kDstPerThread);
   for (uint32_t j = group * kDstPerThread; j < j_end; ++j) {
-    const Modulus m = p.t.dst_moduli[j];
-    const uint64_t* row = p.t.qhat_mod_dst + static_cast<std::size_t>(j) * s;
+    const Modulus m = job.t.dst_moduli[j];
+    const uint64_t* row = job.t.qhat_mod_dst + static_cast<std::size_t>(j) * s;
     Acc128 acc{0, 0};
     uint32_t terms = 0;
     for (uint32_t i = 0; i < s; ++i) {
-      const uint64_t y = conversion_scale(in[(static_cast<std::size_t>(i) << p.log_n) + k], p.t, i);
+      const uint64_t y = conversion_scale(in[(static_cast<std::size_t>(i) << p.log_n) + k], job.t, i);
       acc_mul_add(acc, y, __ldg(row + i));
       if (++terms == kFoldTerms) {
         acc = Acc128{acc_reduce(acc, m), 0};
         terms = 0;
       }
     }
-    out[(static_cast<std::size_t>(dst_limb(p, j)) << p.log_n) + k] = acc_reduce(acc, m);
+    out[(static_cast<std::size_t>(dst_limb(job, j)) << p.log_n) + k] = acc_reduce(acc, m);
   }
 }
 
-void launch(const ConvLaunch& p, std::size_t batch, cudaStream_t stream, const char* where) {
-  const std::size_t blocks_y = batch * p.dst_groups;
-  require_argument(blocks_y <= 65535, where,
-                   "batch * ceil(num_dst / 8) <= 65535", std::to_string(blocks_y));
-  const dim3 grid((1u << p.log_n) / kThreads, static_cast<uint32_t>(blocks_y));
-  const uint32_t s = p.t.num_src;
-  if (s <= 4) {
+ConvJob make_job(const uint64_t* in, uint64_t* out, uint32_t skip_begin, uint32_t copy_source,
+                 const BasisConversionView& t) {
+  ConvJob j{};
+  j.in = in;
+  j.out = out;
+  j.dst_groups = (t.num_dst + kDstPerThread - 1) / kDstPerThread;
+  j.skip_begin = skip_begin;
+  j.copy_source = copy_source;
+  j.t = t;
+  return j;
+}
+
+// Launches jobs[0, count) (count <= kMaxJobs) over `batch` batch elements.
+void launch(std::size_t in_stride, std::size_t out_stride, uint32_t log_n, const ConvJob* jobs,
+            uint32_t count, std::size_t batch, cudaStream_t stream, const char* where) {
+  ConvLaunch p{};
+  p.in_stride = in_stride;
+  p.out_stride = out_stride;
+  p.log_n = log_n;
+  uint32_t max_src = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    p.job[i] = jobs[i];
+    p.max_groups = std::max(p.max_groups, jobs[i].dst_groups);
+    max_src = std::max(max_src, jobs[i].t.num_src);
+  }
+  const std::size_t blocks_y = batch * p.max_groups;
+  require_argument(blocks_y <= 65535, where, "batch * ceil(num_dst / 8) <= 65535",
+                   std::to_string(blocks_y));
+  const dim3 grid((1u << log_n) / kThreads, static_cast<uint32_t>(blocks_y), count);
+  if (max_src <= 4) {
     convert_kernel<4><<<grid, kThreads, 0, stream>>>(p);
-  } else if (s <= 8) {
+  } else if (max_src <= 8) {
     convert_kernel<8><<<grid, kThreads, 0, stream>>>(p);
-  } else if (s <= 16) {
+  } else if (max_src <= 16) {
     convert_kernel<16><<<grid, kThreads, 0, stream>>>(p);
-  } else if (s <= 32) {
+  } else if (max_src <= 32) {
     convert_kernel<32><<<grid, kThreads, 0, stream>>>(p);
   } else {
     convert_kernel_wide<<<grid, kThreads, 0, stream>>>(p);
@@ -139,17 +179,9 @@ void basis_convert(const uint64_t* in, std::size_t in_batch_stride, uint64_t* ou
                    const BasisConversionView& t, cudaStream_t stream) {
   const char* where = "cuda::basis_convert";
   check_basis_convert(where, in, in_batch_stride, out, out_batch_stride, batch, log_n, t);
-  ConvLaunch p{};
-  p.in = in;
-  p.in_stride = in_batch_stride;
-  p.out = out;
-  p.out_stride = out_batch_stride;
-  p.log_n = log_n;
-  p.dst_groups = (t.num_dst + kDstPerThread - 1) / kDstPerThread;
-  p.skip_begin = t.num_dst;  // every destination j goes to output limb j
-  p.copy_source = 0;
-  p.t = t;
-  launch(p, batch, stream, where);
+  // skip_begin = num_dst: every destination j goes to output limb j.
+  const ConvJob job = make_job(in, out, t.num_dst, 0, t);
+  launch(in_batch_stride, out_batch_stride, log_n, &job, 1, batch, stream, where);
 }
 
 void mod_up(const uint64_t* in, std::size_t in_batch_stride, std::size_t in_limbs,
@@ -159,17 +191,28 @@ void mod_up(const uint64_t* in, std::size_t in_batch_stride, std::size_t in_limb
   const char* where = "cuda::mod_up";
   check_mod_up(where, in, in_batch_stride, in_limbs, digit_begin, out, out_batch_stride, batch,
                log_n, t);
-  ConvLaunch p{};
-  p.in = in + (digit_begin << log_n);
-  p.in_stride = in_batch_stride;
-  p.out = out;
-  p.out_stride = out_batch_stride;
-  p.log_n = log_n;
-  p.dst_groups = (t.num_dst + kDstPerThread - 1) / kDstPerThread;
-  p.skip_begin = static_cast<uint32_t>(digit_begin);
-  p.copy_source = 1;
-  p.t = t;
-  launch(p, batch, stream, where);
+  const ConvJob job =
+      make_job(in + (digit_begin << log_n), out, static_cast<uint32_t>(digit_begin), 1, t);
+  launch(in_batch_stride, out_batch_stride, log_n, &job, 1, batch, stream, where);
+}
+
+void mod_up_digits(const uint64_t* in, std::size_t in_limbs, std::size_t digit_size,
+                   std::size_t num_digits, uint64_t* out, std::size_t out_digit_stride,
+                   uint32_t log_n, const BasisConversionView* tables, cudaStream_t stream) {
+  const char* where = "cuda::mod_up_digits";
+  check_mod_up_digits(where, in, in_limbs, digit_size, num_digits, out, out_digit_stride, log_n,
+                      tables);
+  ConvJob jobs[kMaxJobs];
+  for (std::size_t first = 0; first < num_digits; first += kMaxJobs) {
+    const uint32_t count = static_cast<uint32_t>(std::min<std::size_t>(kMaxJobs, num_digits - first));
+    for (uint32_t i = 0; i < count; ++i) {
+      const std::size_t d = first + i;
+      const std::size_t begin = d * digit_size;
+      jobs[i] = make_job(in + (begin << log_n), out + d * out_digit_stride,
+                         static_cast<uint32_t>(begin), 1, tables[d]);
+    }
+    launch(0, 0, log_n, jobs, count, 1, stream, where);
+  }
 }
 
 void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* conv,

@@ -22,6 +22,12 @@ void mod_up(const uint64_t* in, std::size_t in_batch_stride, std::size_t in_limb
             std::size_t batch, uint32_t log_n, const BasisConversionView& t,
             cudaStream_t stream);
 
+// One launch for every digit (up to 32 per launch). `tables` is a HOST array of views whose
+// pointers address device memory.
+void mod_up_digits(const uint64_t* in, std::size_t in_limbs, std::size_t digit_size,
+                   std::size_t num_digits, uint64_t* out, std::size_t out_digit_stride,
+                   uint32_t log_n, const BasisConversionView* tables, cudaStream_t stream);
+
 void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* conv,
                      std::size_t conv_batch_stride, uint64_t* out, std::size_t out_batch_stride,
                      std::size_t batch, std::size_t limbs, uint32_t log_n,

@@ -1,4 +1,5 @@
 // Fast base conversion, ModUp and ModDown against exact big-integer CRT arithmetic.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,38 @@ void run_basis_conversion_tests(Counter& c) {
       c.check(ok, "mod_up digit [" + std::to_string(begin) + ", " + std::to_string(end) +
                       ") == exact lift over Q_l u P");
     }
+  }
+
+  // mod_up_digits == mod_up per digit, with a short last digit (7 limbs in digits of 3).
+  {
+    auto q = ntt_primes(60, log_n, 1);
+    for (uint64_t p : ntt_primes(40, log_n, 6)) q.push_back(p);
+    const auto p_primes = ntt_primes(61, log_n, 3);
+    const std::size_t limbs = q.size(), out_limbs = limbs + p_primes.size(), digits = 3;
+    std::vector<uint64_t> x(limbs * n);
+    for (std::size_t i = 0; i < limbs; ++i)
+      for (std::size_t k = 0; k < n; ++k) x[i * n + k] = random_below(q[i]);
+    std::vector<BasisConversionTables> tables;
+    std::vector<BasisConversionView> views;
+    for (std::size_t d = 0; d < digits; ++d) {
+      tables.push_back(BasisConversionTables::build_mod_up(q, p_primes, 3 * d, std::min<std::size_t>(3 * d + 3, limbs)));
+    }
+    for (const auto& t : tables) views.push_back(t.host_view());
+    const std::size_t stride = out_limbs * n + 64;  // a gap between digit blocks stays untouched
+    std::vector<uint64_t> all(digits * stride, 11), each(digits * stride, 11);
+    cpu::mod_up_digits(x.data(), limbs, 3, digits, all.data(), stride, log_n, views.data());
+    for (std::size_t d = 0; d < digits; ++d) {
+      cpu::mod_up(x.data(), 0, limbs, 3 * d, each.data() + d * stride, 0, 1, log_n, views[d]);
+    }
+    c.check(all == each, "mod_up_digits == mod_up of each digit (short last digit, strided blocks)");
+    bool mismatch_rejected = false;
+    try {
+      cpu::mod_up_digits(x.data(), limbs, 2, 4, all.data(), stride, log_n, views.data());
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::Argument) throw;
+      mismatch_rejected = true;
+    }
+    c.check(mismatch_rejected, "mod_up_digits with tables for another digit size rejected");
   }
 
   // ModDown composed as documented (NTT form in and out), against exact arithmetic.

@@ -273,6 +273,23 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
   }
   std::vector<std::unique_ptr<DeviceWords>> d_up;
   for (const auto& t : up_tables) d_up.push_back(std::make_unique<DeviceWords>(t.words()));
+  std::vector<BasisConversionView> up_host_views, up_device_views;
+  for (std::size_t j = 0; j < dnum; ++j) {
+    up_host_views.push_back(up_tables[j].host_view());
+    up_device_views.push_back(up_tables[j].view(d_up[j]->get()));
+  }
+  {
+    // One digit alone (batch 2: both ciphertext components).
+    std::vector<uint64_t> out(2 * lall * n);
+    cpu::mod_up(ct.data(), lq * n, lq, 0, out.data(), lall * n, 2, log_n, up_host_views[0]);
+    DeviceWords d_out(out.size());
+    auto launch = [&] {
+      cuda::mod_up(d_ct.get(), lq * n, lq, 0, d_out.get(), lall * n, 2, log_n, up_device_views[0],
+                   stream);
+    };
+    launch();
+    record(ps, "mod_up (digit 0)", shape_of(2, lall, log_n), out, d_out, launch, stream, reps);
+  }
   {
     std::vector<uint64_t> out(dnum * lall * n);
     for (std::size_t j = 0; j < dnum; ++j) {
@@ -281,13 +298,11 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
     }
     DeviceWords d_out(out.size());
     auto launch = [&] {
-      for (std::size_t j = 0; j < dnum; ++j) {
-        cuda::mod_up(d_ct.get(), lq * n, lq, j * alpha, d_out.get() + j * lall * n, 0, 1, log_n,
-                     up_tables[j].view(d_up[j]->get()), stream);
-      }
+      cuda::mod_up_digits(d_ct.get(), lq, alpha, dnum, d_out.get(), lall * n, log_n,
+                          up_device_views.data(), stream);
     };
     launch();
-    record(ps, "mod_up (all digits)", std::to_string(dnum) + "x" + shape_of(1, lall, log_n), out,
+    record(ps, "mod_up_digits (all digits)", std::to_string(dnum) + "x" + shape_of(1, lall, log_n), out,
            d_out, launch, stream, reps);
   }
   // ModDown pieces on a ciphertext-shaped pair: convert P -> Q, then finish.
@@ -379,10 +394,8 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
     std::vector<uint64_t> d_coeff(lq * n), up(dnum * lall * n), ks(2 * lall * n), pc(2 * lp * n),
         conv(2 * lq * n), out(2 * lq * n);
     cpu::ntt_inverse(d.data(), 0, d_coeff.data(), 0, 1, lq, map_q.data(), hv);
-    for (std::size_t j = 0; j < dnum; ++j) {
-      cpu::mod_up(d_coeff.data(), 0, lq, j * alpha, up.data() + j * lall * n, 0, 1, log_n,
-                  up_tables[j].host_view());
-    }
+    cpu::mod_up_digits(d_coeff.data(), lq, alpha, dnum, up.data(), lall * n, log_n,
+                       up_host_views.data());
     cpu::ntt_forward(up.data(), lall * n, up.data(), lall * n, dnum, lall, map_all.data(), hv);
     cpu::keyswitch_inner_product(up.data(), dnum, lall, keys.data(), map_all.data(), hv.moduli,
                                  all.size(), log_n, ks.data());
@@ -396,10 +409,8 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
         g_conv(conv.size()), g_out(out.size());
     auto launch = [&] {
       cuda::ntt_inverse(d_ct.get(), 0, g_coeff.get(), 0, 1, lq, map_q.data(), dv, stream);
-      for (std::size_t j = 0; j < dnum; ++j) {
-        cuda::mod_up(g_coeff.get(), 0, lq, j * alpha, g_up.get() + j * lall * n, 0, 1, log_n,
-                     up_tables[j].view(d_up[j]->get()), stream);
-      }
+      cuda::mod_up_digits(g_coeff.get(), lq, alpha, dnum, g_up.get(), lall * n, log_n,
+                          up_device_views.data(), stream);
       cuda::ntt_forward(g_up.get(), lall * n, g_up.get(), lall * n, dnum, lall, map_all.data(), dv,
                         stream);
       cuda::keyswitch_inner_product(g_up.get(), dnum, lall, d_keys.get(), map_all.data(),

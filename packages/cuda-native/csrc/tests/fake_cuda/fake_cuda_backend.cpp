@@ -54,6 +54,11 @@ void mod_up(const uint64_t* in, std::size_t a, std::size_t in_limbs, std::size_t
             const BasisConversionView& t, cudaStream_t) {
   cpu::mod_up(in, a, in_limbs, digit_begin, out, b, batch, log_n, t);
 }
+void mod_up_digits(const uint64_t* in, std::size_t in_limbs, std::size_t digit_size,
+                   std::size_t num_digits, uint64_t* out, std::size_t stride, uint32_t log_n,
+                   const BasisConversionView* tables, cudaStream_t) {
+  cpu::mod_up_digits(in, in_limbs, digit_size, num_digits, out, stride, log_n, tables);
+}
 void mod_down_finish(const uint64_t* x, std::size_t a, const uint64_t* c, std::size_t b, uint64_t* out,
                      std::size_t o, std::size_t batch, std::size_t limbs, uint32_t log_n,
                      const uint64_t* k, cudaStream_t) {
