@@ -27,6 +27,13 @@ inline LimbMap check_ntt_arguments(const char* where, const uint64_t* in,
   require_argument(batch == 1 || (in_batch_stride >= poly && out_batch_stride >= poly), where,
                    "batch strides >= limbs * N = " + std::to_string(poly),
                    std::to_string(in_batch_stride) + " and " + std::to_string(out_batch_stride));
+  if (in != out || (batch > 1 && in_batch_stride != out_batch_stride)) {
+    const std::size_t in_span = (batch - 1) * in_batch_stride + poly;
+    const std::size_t out_span = (batch - 1) * out_batch_stride + poly;
+    require_argument(in + in_span <= out || out + out_span <= in, where,
+                     "in == out with equal strides (in place) or non-overlapping buffers",
+                     "partially overlapping buffers");
+  }
   return make_limb_map(where, limb_to_prime, limbs, tables.num_primes);
 }
 

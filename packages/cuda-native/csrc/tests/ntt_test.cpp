@@ -153,6 +153,11 @@ void run_ntt_tests(Counter& c) {
               cpu::ntt_forward(in.data(), 0, out.data(), 0, 1, 1, map, small.host_view());
             }),
             "log_n 9 rejected by the kernels");
+    std::vector<uint64_t> two(2048, 1);
+    c.check(throws_argument_error([&] {
+              cpu::ntt_forward(two.data(), 0, two.data() + 512, 0, 1, 1, map, tables.host_view());
+            }),
+            "partially overlapping in and out rejected");
     c.check(throws_argument_error([&] { NttTables::build(10, {primes[0] + 2}); }),
             "non-NTT-friendly prime rejected by the table builder");
     c.check(throws_argument_error([&] { NttTables::build(10, {1ULL << 61}); }),
