@@ -1,0 +1,93 @@
+// A host-only model of the CUDA runtime calls made by the allocator, the pinned cache, streams and
+// graph capture (csrc/cuda/*.cpp), so their bookkeeping can be tested on a machine without a GPU.
+// Memory comes from malloc; a stream is "busy" until the test finishes it, and an event recorded
+// on a busy stream completes when that stream is finished; capture only tracks its status. It
+// models no kernels, copies or timing.
+#pragma once
+
+#include <cstddef>
+
+#define FHELIUM_FAKE_CUDA_RUNTIME 1
+
+enum cudaError {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInsufficientDriver = 35,
+  cudaErrorNoDevice = 100,
+  cudaErrorNotReady = 600,
+  cudaErrorStreamCaptureUnsupported = 900,
+  cudaErrorStreamCaptureInvalidated = 901,
+};
+typedef enum cudaError cudaError_t;
+
+struct CUstream_st;
+typedef CUstream_st* cudaStream_t;
+struct CUevent_st;
+typedef CUevent_st* cudaEvent_t;
+struct CUgraph_st;
+typedef CUgraph_st* cudaGraph_t;
+struct CUgraphExec_st;
+typedef CUgraphExec_st* cudaGraphExec_t;
+
+enum cudaStreamCaptureStatus {
+  cudaStreamCaptureStatusNone = 0,
+  cudaStreamCaptureStatusActive = 1,
+  cudaStreamCaptureStatusInvalidated = 2,
+};
+enum cudaStreamCaptureMode {
+  cudaStreamCaptureModeGlobal = 0,
+  cudaStreamCaptureModeThreadLocal = 1,
+  cudaStreamCaptureModeRelaxed = 2,
+};
+
+#define cudaEventDefault 0x00
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
+#define cudaStreamNonBlocking 0x01
+#define cudaHostAllocPortable 0x01
+
+struct cudaDeviceProp {
+  char name[256];
+};
+
+cudaError_t cudaGetDeviceCount(int* count);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+cudaError_t cudaGetLastError();
+const char* cudaGetErrorName(cudaError_t err);
+const char* cudaGetErrorString(cudaError_t err);
+cudaError_t cudaMalloc(void** ptr, size_t size);
+cudaError_t cudaFree(void* ptr);
+cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned flags);
+cudaError_t cudaFreeHost(void* ptr);
+cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, int priority);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode* mode);
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph);
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status);
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus* status,
+                                     unsigned long long* id = nullptr);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags = 0);
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
+
+// Test controls.
+namespace fake_cuda {
+void set_busy(cudaStream_t stream);    // work queued on `stream` is not complete
+void finish(cudaStream_t stream);      // all work queued so far on `stream` completes
+size_t device_bytes();                 // bytes currently cudaMalloc'ed
+size_t host_bytes();                   // bytes currently cudaHostAlloc'ed
+int malloc_calls();
+cudaStreamCaptureMode capture_mode();  // this thread's current capture mode
+}  // namespace fake_cuda

@@ -1,0 +1,191 @@
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+#include "cuda_runtime_api.h"
+
+struct CUstream_st {
+  bool busy = false;
+  unsigned long long generation = 0;
+  bool capturing = false;
+  unsigned long long capture_id = 0;
+};
+struct CUevent_st {
+  CUstream_st* stream = nullptr;
+  unsigned long long generation = 0;
+};
+struct CUgraph_st {};
+struct CUgraphExec_st {};
+
+namespace {
+CUstream_st g_legacy;  // the legacy default stream (handle nullptr)
+std::map<void*, size_t> g_device;
+std::map<void*, size_t> g_host;
+int g_malloc_calls = 0;
+unsigned long long g_next_capture = 0;
+thread_local cudaStreamCaptureMode t_mode = cudaStreamCaptureModeGlobal;
+int g_open_captures = 0;
+
+CUstream_st* resolve(cudaStream_t s) { return s == nullptr ? &g_legacy : s; }
+}  // namespace
+
+cudaError_t cudaGetDeviceCount(int* count) {
+  *count = 1;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : cudaErrorInvalidValue; }
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int) {
+  std::strcpy(prop->name, "fake");
+  return cudaSuccess;
+}
+cudaError_t cudaGetLastError() { return cudaSuccess; }
+const char* cudaGetErrorName(cudaError_t err) {
+  switch (err) {
+    case cudaSuccess: return "cudaSuccess";
+    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+    case cudaErrorNotReady: return "cudaErrorNotReady";
+    default: return "cudaErrorUnknown";
+  }
+}
+const char* cudaGetErrorString(cudaError_t err) { return cudaGetErrorName(err); }
+
+// cudaMalloc and cudaHostAlloc while this thread captures are only legal in relaxed mode (as
+// with a real capture begun in thread-local mode); the fake refuses them otherwise.
+cudaError_t cudaMalloc(void** ptr, size_t size) {
+  if (g_open_captures > 0 && t_mode != cudaStreamCaptureModeRelaxed) return cudaErrorStreamCaptureUnsupported;
+  ++g_malloc_calls;
+  *ptr = std::aligned_alloc(256, (size + 255) / 256 * 256);
+  if (*ptr == nullptr) return cudaErrorMemoryAllocation;
+  g_device[*ptr] = size;
+  return cudaSuccess;
+}
+cudaError_t cudaFree(void* ptr) {
+  if (g_open_captures > 0) return cudaErrorStreamCaptureUnsupported;  // implicitly synchronizes
+  auto it = g_device.find(ptr);
+  if (it == g_device.end()) return cudaErrorInvalidValue;
+  g_device.erase(it);
+  std::free(ptr);
+  return cudaSuccess;
+}
+cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned) {
+  if (g_open_captures > 0 && t_mode != cudaStreamCaptureModeRelaxed) return cudaErrorStreamCaptureUnsupported;
+  *ptr = std::aligned_alloc(256, (size + 255) / 256 * 256);
+  if (*ptr == nullptr) return cudaErrorMemoryAllocation;
+  g_host[*ptr] = size;
+  return cudaSuccess;
+}
+cudaError_t cudaFreeHost(void* ptr) {
+  auto it = g_host.find(ptr);
+  if (it == g_host.end()) return cudaErrorInvalidValue;
+  g_host.erase(it);
+  std::free(ptr);
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSynchronize() {
+  if (g_open_captures > 0) return cudaErrorStreamCaptureUnsupported;
+  fake_cuda::finish(nullptr);
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  *least = 0;
+  *greatest = -5;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned, int) {
+  *stream = new CUstream_st();
+  return cudaSuccess;
+}
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  delete stream;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  if (g_open_captures > 0) return cudaErrorStreamCaptureUnsupported;
+  fake_cuda::finish(stream);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamQuery(cudaStream_t stream) { return resolve(stream)->busy ? cudaErrorNotReady : cudaSuccess; }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned) {
+  *event = new CUevent_st();
+  return cudaSuccess;
+}
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  delete event;
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  CUstream_st* s = resolve(stream);
+  if (s->capturing) return cudaErrorStreamCaptureUnsupported;  // the code under test must not do this
+  event->stream = s->busy ? s : nullptr;
+  event->generation = s->generation;
+  return cudaSuccess;
+}
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  if (g_open_captures > 0) return cudaErrorStreamCaptureUnsupported;
+  if (event->stream == nullptr) return cudaSuccess;
+  return event->stream->busy && event->stream->generation == event->generation ? cudaErrorNotReady : cudaSuccess;
+}
+cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode* mode) {
+  const cudaStreamCaptureMode old = t_mode;
+  t_mode = *mode;
+  *mode = old;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode) {
+  if (stream == nullptr) return cudaErrorStreamCaptureUnsupported;
+  stream->capturing = true;
+  stream->capture_id = ++g_next_capture;
+  ++g_open_captures;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
+  if (stream == nullptr || !stream->capturing) return cudaErrorInvalidValue;
+  stream->capturing = false;
+  --g_open_captures;
+  *graph = new CUgraph_st();
+  return cudaSuccess;
+}
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status) {
+  *status = resolve(stream)->capturing ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus* status, unsigned long long* id) {
+  CUstream_st* s = resolve(stream);
+  *status = s->capturing ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+  if (id != nullptr) *id = s->capturing ? s->capture_id : 0;
+  return cudaSuccess;
+}
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t, unsigned long long) {
+  *exec = new CUgraphExec_st();
+  return cudaSuccess;
+}
+cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
+  delete graph;
+  return cudaSuccess;
+}
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
+  delete exec;
+  return cudaSuccess;
+}
+cudaError_t cudaGraphLaunch(cudaGraphExec_t, cudaStream_t) { return cudaSuccess; }
+
+namespace fake_cuda {
+void set_busy(cudaStream_t stream) { resolve(stream)->busy = true; }
+void finish(cudaStream_t stream) {
+  CUstream_st* s = resolve(stream);
+  s->busy = false;
+  ++s->generation;
+}
+size_t device_bytes() {
+  size_t n = 0;
+  for (const auto& [p, size] : g_device) n += size;
+  return n;
+}
+size_t host_bytes() {
+  size_t n = 0;
+  for (const auto& [p, size] : g_host) n += size;
+  return n;
+}
+int malloc_calls() { return g_malloc_calls; }
+cudaStreamCaptureMode capture_mode() { return t_mode; }
+}  // namespace fake_cuda
