@@ -1,0 +1,157 @@
+/**
+ * The handle of one copy into a reusable buffer: completion, stream ordering, and ownership of
+ * the submitted source tensors until the copy has completed.
+ */
+import { Event, Stream, type Tensor } from '@fhelium/cuda-native';
+import { ExecutionInputError } from '@fhelium/signature';
+
+import { describeGiven } from './describeGiven.js';
+
+const constructing = Symbol('CopyHandle.constructing');
+
+/** What {@link createCopyHandle} needs. @internal */
+export interface CopyHandleInit {
+  /** Completion event recorded after the last leaf copy, or `null` for a completed synchronous copy. */
+  readonly event: Event | null;
+  /** Canonical target device. */
+  readonly device: string;
+  /** Logical payload bytes submitted. */
+  readonly bytesCopied: number;
+  /** The exact submitted source leaves, kept until completion (ignored when `event` is null). */
+  readonly sources: readonly Tensor[];
+  /** The stream the copies were enqueued on, or `null` for a CPU copy. */
+  readonly stream: Stream | null;
+  /** Identity of the buffer that made the copy. */
+  readonly owner: object;
+}
+
+let ownerOf: (handle: CopyHandle) => object;
+let streamOf: (handle: CopyHandle) => Stream | null;
+
+/**
+ * A future-like handle for one copy enqueued by `ReusableValueBuffer.copyFrom`. It is returned by
+ * the buffer and cannot be constructed otherwise.
+ *
+ * Until the copy completes, the handle owns the exact source tensors that were submitted, so a
+ * caller that drops or empties its source tree cannot let their memory be reclaimed while an
+ * asynchronous copy may still read it; it releases them once it observes completion (`done()`
+ * returning true, `synchronize()`, or the buffer pruning finished copies). `waitOn` orders a
+ * CUDA stream after the copy without blocking the host; `synchronize` blocks the host.
+ *
+ * Not a Promise and not awaitable (it has no `then`): it exposes CUDA stream and event ordering
+ * only. The instance is frozen.
+ */
+export class CopyHandle {
+  /**
+   * CUDA completion event, recorded on the copy stream after the last leaf copy; `null` for a
+   * synchronous copy into a CPU target (complete when `copyFrom` returned). Do not dispose it: the
+   * handle queries it.
+   */
+  readonly event: Event | null;
+  /** Target device of the copy (`'cpu'`, `'cuda:0'`). */
+  readonly device: string;
+  /** Logical tensor payload bytes submitted by this copy (sum of numel × itemsize of the leaves). */
+  readonly bytesCopied: number;
+  #sources: readonly Tensor[] | null;
+  readonly #stream: Stream | null;
+  readonly #owner: object;
+
+  static {
+    ownerOf = (handle) => handle.#owner;
+    streamOf = (handle) => handle.#stream;
+  }
+
+  /**
+   * Not part of the public API: handles come from `ReusableValueBuffer.copyFrom`.
+   *
+   * @throws TypeError when called from outside this package.
+   */
+  constructor(token: symbol, init: CopyHandleInit) {
+    if (token !== constructing) {
+      throw new TypeError('CopyHandle: handles are returned by ReusableValueBuffer.copyFrom() and cannot be constructed directly');
+    }
+    this.event = init.event;
+    this.device = init.device;
+    this.bytesCopied = init.bytesCopied;
+    this.#sources = init.event === null ? null : init.sources;
+    this.#stream = init.stream;
+    this.#owner = init.owner;
+    Object.freeze(this);
+  }
+
+  /**
+   * Whether the copy has completed, without blocking. Once it has, the handle releases the source
+   * tensors it kept.
+   */
+  done(): boolean {
+    if (this.#sources === null) return true;
+    if (!(this.event as Event).query()) return false;
+    this.#sources = null;
+    return true;
+  }
+
+  /**
+   * Makes `stream` wait for this copy (an event wait on the GPU; the host does not block) and
+   * returns this handle, for fluent ordering before consumption. For a synchronous CPU copy there
+   * is nothing to wait for.
+   *
+   * @param stream - Consumer stream; default: the current stream of the target device.
+   * @throws TypeError if `stream` is given and is not a `Stream`.
+   * @throws ExecutionInputError if `stream` belongs to another device than the target, or a stream
+   *   is given for a CPU target.
+   */
+  waitOn(stream?: Stream): this {
+    if (stream !== undefined && !(stream instanceof Stream)) {
+      throw new TypeError(`CopyHandle.waitOn: stream: expected a Stream of @fhelium/cuda-native, found ${describeGiven(stream)}`);
+    }
+    if (this.event === null) {
+      if (stream !== undefined) {
+        throw new ExecutionInputError(
+          `CopyHandle.waitOn: stream: expected no stream, found a stream of ${stream.device}: this copy went to the CPU and completed synchronously, there is nothing to wait for on a stream`,
+          { path: 'stream', field: 'device', expected: 'no stream (CPU target)', found: stream.device },
+        );
+      }
+      return this;
+    }
+    const consumer = stream ?? Stream.current(this.device);
+    if (consumer.device !== this.device) {
+      throw new ExecutionInputError(
+        `CopyHandle.waitOn: stream: expected a stream of ${this.device} (the copy's target device), found a stream of ${consumer.device}`,
+        { path: 'stream', field: 'device', expected: this.device, found: consumer.device },
+      );
+    }
+    consumer.waitEvent(this.event);
+    return this;
+  }
+
+  /** Blocks the host until the copy completes, then releases the source tensors. */
+  synchronize(): void {
+    if (this.#sources === null) return;
+    (this.event as Event).synchronize();
+    this.#sources = null;
+  }
+
+  /** `CopyHandle(cuda:0, 4096 bytes, in flight)`; does not query the GPU. */
+  toString(): string {
+    return `CopyHandle(${this.device}, ${this.bytesCopied} bytes, ${this.#sources === null ? 'complete' : 'not yet observed complete'})`;
+  }
+}
+
+/**
+ * Creates a handle (the only way to). Not exported from the package.
+ *
+ * @internal
+ */
+export function createCopyHandle(init: CopyHandleInit): CopyHandle {
+  return new CopyHandle(constructing, init);
+}
+
+/** The buffer identity a handle was created for. @internal */
+export function copyHandleOwner(handle: CopyHandle): object {
+  return ownerOf(handle);
+}
+
+/** The stream a handle's copies were enqueued on (`null` for CPU copies). @internal */
+export function copyHandleStream(handle: CopyHandle): Stream | null {
+  return streamOf(handle);
+}

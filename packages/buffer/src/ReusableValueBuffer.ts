@@ -1,0 +1,401 @@
+/**
+ * Fixed-structure storage whose payload is replaced by copies: the buffer behind captured CUDA
+ * Graph inputs and double-buffered transfers.
+ */
+import { cuda, CudaUnavailableError, Event, Stream, Tensor, withStream, type DeviceLike } from '@fhelium/cuda-native';
+import { ExecutionError, ExecutionInputError, ValueTreeSignature, type TensorLike } from '@fhelium/signature';
+
+import { copyHandleOwner, copyHandleStream, createCopyHandle, CopyHandle } from './CopyHandle.js';
+import { parseCopyOptions, type CopyFromOptions } from './copyOptions.js';
+import { describeGiven } from './describeGiven.js';
+import { emptyWithLayout } from './emptyWithLayout.js';
+import { implicitTargetDevice, resolveTargetDevice } from './targetDevice.js';
+import { buildTree, describeTreeShape, gatherLeaves, rebaseTemplates, type ShapeNode } from './TreeShape.js';
+
+/** Options of {@link ReusableValueBuffer.like}. */
+export interface LikeOptions {
+  /**
+   * Target device (`'cpu'`, `'cuda'`, `'cuda:N'` or a `Device`). Default: the one device every
+   * example tensor lives on.
+   */
+  readonly device?: DeviceLike;
+  /** Allocate pinned host memory (CPU targets only; needs CUDA). Default `false`. */
+  readonly pinMemory?: boolean;
+}
+
+const constructing = Symbol('ReusableValueBuffer.constructing');
+const LIKE = 'ReusableValueBuffer.like';
+const LIKE_KEYS = new Set(['device', 'pinMemory']);
+
+interface BufferState {
+  readonly signature: ValueTreeSignature;
+  readonly device: string;
+  readonly pinned: boolean;
+  readonly root: ShapeNode;
+  readonly leafPaths: readonly string[];
+  readonly targets: readonly Tensor[];
+}
+
+/**
+ * Fixed-structure storage whose payload may be replaced: tensors on one target device, allocated
+ * once with the structure, tensor topology and exact state of an example tree, and overwritten in
+ * place by {@link ReusableValueBuffer.copyFrom}. The target tensors keep their addresses for the
+ * buffer's life, which is what lets a captured CUDA Graph read new inputs on every replay.
+ *
+ * A tree holds tensors (`Tensor` of `@fhelium/cuda-native`) and registered exact values (CKKS
+ * ciphertexts, keys…), nested in arrays, plain objects and Maps (see `@fhelium/signature`).
+ * Construct buffers with {@link ReusableValueBuffer.like}; `close()` (or `using`) releases them.
+ *
+ * @typeParam T - The tree type.
+ */
+export class ReusableValueBuffer<T = unknown> {
+  readonly #signature: ValueTreeSignature;
+  readonly #device: string;
+  readonly #pinned: boolean;
+  readonly #nbytes: number;
+  readonly #leafPaths: readonly string[];
+  readonly #owner: object = Object.freeze({});
+  #root: ShapeNode | null;
+  #targets: readonly Tensor[];
+  /** Handles whose completion has not been observed, oldest first. */
+  #inFlight: CopyHandle[] = [];
+  /** The latest handle per copy stream, for ordering a copy after earlier ones on other streams. */
+  #latestByStream = new Map<Stream, CopyHandle>();
+  #closed = false;
+
+  /**
+   * Not part of the public API: use {@link ReusableValueBuffer.like}.
+   *
+   * @throws TypeError when called from outside this module.
+   */
+  constructor(token: symbol, state: BufferState) {
+    if (token !== constructing) throw new TypeError('ReusableValueBuffer: construct buffers with ReusableValueBuffer.like(example, options)');
+    this.#signature = state.signature;
+    this.#device = state.device;
+    this.#pinned = state.pinned;
+    this.#nbytes = state.signature.nbytes;
+    this.#leafPaths = state.leafPaths;
+    this.#root = state.root;
+    this.#targets = state.targets;
+  }
+
+  /**
+   * Allocates storage with the structure of `example` on the target device and initialises it with
+   * a copy of `example`'s payload. Returns once that copy has completed.
+   *
+   * Target tensors have each example leaf's shape, stride and dtype (strided examples get views of
+   * a contiguous storage; see the README for the strides that can be reproduced). Exact values are
+   * kept as templates rebuilt around the target tensors, so the buffer keeps no reference to the
+   * example's storage.
+   *
+   * @param example - A tree of `Tensor`s and registered exact values defining structure, exact state
+   *   and the initial payload. Leaves may live on any devices.
+   * @param options - `device` (default: the one device of every example leaf) and `pinMemory`.
+   * @throws TypeError if `options` is malformed (unknown key, wrong types), the tree has an
+   *   unsupported leaf (from `ValueTreeSignature.fromValue`, with its path), or a tensor leaf is a
+   *   `TensorLike` that is not a `Tensor` of `@fhelium/cuda-native`.
+   * @throws ExecutionInputError if the tree has no tensor leaf, `device` is omitted and leaves live
+   *   on several devices, `pinMemory` is asked for a non-CPU target, two leaves share one storage
+   *   (views of one storage included), a leaf was disposed, or a leaf's stride cannot be
+   *   reproduced; the message names the paths.
+   * @throws CudaUnavailableError if a CUDA target or pinned memory is asked for without CUDA.
+   */
+  static like<T>(example: T, options: LikeOptions = {}): ReusableValueBuffer<T> {
+    if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+      throw new TypeError(`${LIKE}: options: expected an object such as { device, pinMemory }, found ${describeGiven(options)}`);
+    }
+    for (const key of Object.keys(options)) {
+      if (!LIKE_KEYS.has(key)) throw new TypeError(`${LIKE}: options: unknown option ${JSON.stringify(key)}; expected device or pinMemory`);
+    }
+    const pinMemory = options.pinMemory ?? false;
+    if (typeof pinMemory !== 'boolean') throw new TypeError(`${LIKE}: options.pinMemory: expected a boolean, found ${describeGiven(pinMemory)}`);
+    const explicitDevice = options.device === undefined ? undefined : resolveTargetDevice(options.device, LIKE);
+
+    const signature = ValueTreeSignature.fromValue(example, { path: 'example' });
+    const { shape, leaves } = describeTreeShape(example);
+    const paths = shape.leafPaths.map((suffix) => `example${suffix}`);
+    if (leaves.length === 0) {
+      throw new ExecutionInputError(`${LIKE}: example: expected a tree with at least one tensor leaf, found ${signature.toString()} without tensors`, {
+        path: 'example',
+        field: 'tensor leaves',
+        expected: 'at least one',
+        found: '0',
+      });
+    }
+    const sources = checkSourceTensors(leaves, paths, LIKE);
+    refuseSharedStorage(sources, paths);
+    const device = explicitDevice ?? implicitTargetDevice(sources.map((t) => t.device), paths, LIKE);
+    if (pinMemory && device !== 'cpu') {
+      throw new ExecutionInputError(`${LIKE}: options.pinMemory: expected a CPU target for pinned memory, found target ${device}`, {
+        path: 'options.pinMemory',
+        field: 'device',
+        expected: 'cpu',
+        found: device,
+      });
+    }
+    if (pinMemory && !cuda.isAvailable()) {
+      throw new CudaUnavailableError(`${LIKE}: options.pinMemory: pinned host memory needs CUDA, which is not available: ${cuda.unavailableReason()}`);
+    }
+
+    const targets: Tensor[] = [];
+    try {
+      sources.forEach((source, i) => {
+        targets.push(emptyWithLayout(source, device, pinMemory, paths[i] as string));
+      });
+      initialCopy(targets, sources, device);
+      const root = rebaseTemplates(shape.root, targets);
+      return new ReusableValueBuffer<T>(constructing, { signature, device, pinned: pinMemory, root, leafPaths: shape.leafPaths, targets });
+    } catch (error) {
+      for (const target of targets) target.dispose();
+      throw error;
+    }
+  }
+
+  /** Device-independent structure and exact state of the buffer's payload (readable after close). */
+  get signature(): ValueTreeSignature {
+    return this.#signature;
+  }
+
+  /** Canonical target device of the owned storage, `'cpu'` or `'cuda:N'` (readable after close). */
+  get device(): string {
+    return this.#device;
+  }
+
+  /** Whether the owned tensors are pinned host memory (readable after close). */
+  get isPinned(): boolean {
+    return this.#pinned;
+  }
+
+  /** Logical bytes of the target tensors: sum of numel × itemsize (readable after close). */
+  get nbytes(): number {
+    return this.#nbytes;
+  }
+
+  /** Whether {@link ReusableValueBuffer.close} was called. */
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * A fresh tree around the fixed target tensors: new arrays, plain objects and Maps, exact values
+   * rebuilt through their registered type, and the buffer's own target tensors as tensor leaves
+   * (the same `Tensor` objects, with the same `dataPtr`, on every access). The buffer owns those
+   * tensors: do not dispose them. Whether the payload is ready is up to the `CopyHandle` of the
+   * last copy (or the caller's stream ordering), not to this tree.
+   *
+   * @throws ExecutionError if the buffer is closed.
+   */
+  get value(): T {
+    const root = this.#open('value');
+    return buildTree(root, this.#targets) as T;
+  }
+
+  /**
+   * Copies a matching tree into the fixed target storage. The whole source is validated first
+   * (`signature.validate(source, { path: 'source' })`, then every leaf must be a live `Tensor`),
+   * so a mismatch anywhere leaves every target leaf untouched.
+   *
+   * CPU target: every leaf is copied synchronously (device-to-host copies block) and the handle's
+   * `event` is `null`. CUDA target: on `options.stream` (default: the current stream of the target
+   * device), the copy waits for `options.waitFor` and for this buffer's earlier copies on other
+   * streams (event waits; the host does not block), enqueues every leaf copy, and records an
+   * event. Sources may live on any device; a CUDA source on the target device is marked as used by
+   * the copy stream (`recordStream`), and the handle keeps every source tensor until completion.
+   *
+   * The buffer cannot know when an eager consumer has finished reading the previous payload:
+   * record an event after that consumer and pass it as `waitFor`.
+   *
+   * @param source - A tree with this buffer's signature.
+   * @param options - `stream`, `nonBlocking` (default `true`), `waitFor`.
+   * @returns The handle of this copy; the buffer also keeps it until the copy has completed.
+   * @throws ExecutionError if the buffer is closed.
+   * @throws TypeError if `options` is malformed, or a source tensor leaf is not a `Tensor` of
+   *   `@fhelium/cuda-native`.
+   * @throws ExecutionInputError if the source's structure, tensor topology or exact state differs
+   *   (with `path`, `field`, `expected`, `found`), a source leaf was disposed, a stream or events
+   *   are given for a CPU target, or the stream belongs to another device.
+   */
+  copyFrom(source: T, options?: CopyFromOptions): CopyHandle {
+    const where = 'ReusableValueBuffer.copyFrom';
+    const root = this.#open('copyFrom');
+    const device = this.#device;
+    const { stream, nonBlocking, waitFor } = parseCopyOptions(options, device, where);
+    this.#signature.validate(source, { path: 'source' });
+    const gathered: unknown[] = [];
+    gatherLeaves(root, source, gathered);
+    const sources = checkSourceTensors(gathered, this.#leafPaths.map((suffix) => `source${suffix}`), where);
+    const targets = this.#targets;
+
+    if (device === 'cpu') {
+      for (let i = 0; i < targets.length; i += 1) (targets[i] as Tensor).copy_(sources[i] as Tensor);
+      return createCopyHandle({ event: null, device, bytesCopied: this.#nbytes, sources, stream: null, owner: this.#owner });
+    }
+
+    const copyStream = stream ?? Stream.current(device);
+    this.#prune();
+    for (const [other, handle] of this.#latestByStream) {
+      if (other === copyStream) continue;
+      if (handle.done()) this.#latestByStream.delete(other);
+      else copyStream.waitEvent(handle.event as Event);
+    }
+    for (const event of waitFor) copyStream.waitEvent(event);
+    const event = new Event({ enableTiming: false });
+    withStream(copyStream, () => {
+      for (let i = 0; i < targets.length; i += 1) {
+        const src = sources[i] as Tensor;
+        (targets[i] as Tensor).copy_(src, { nonBlocking });
+        // The copy stream reads src: keep the caching allocator from reusing its block before then.
+        if (src.device === device) src.recordStream(copyStream);
+      }
+      event.record(copyStream);
+    });
+    const handle = createCopyHandle({ event, device, bytesCopied: this.#nbytes, sources, stream: copyStream, owner: this.#owner });
+    this.#inFlight.push(handle);
+    this.#latestByStream.set(copyStream, handle);
+    return handle;
+  }
+
+  /**
+   * Makes `stream` wait for a copy made by this buffer, without blocking the host
+   * (`handle.waitOn(stream)` after checking the handle belongs here).
+   *
+   * @param handle - A handle returned by this buffer's `copyFrom`.
+   * @param stream - Consumer stream; default: the current stream of the target device.
+   * @throws ExecutionError if the buffer is closed.
+   * @throws TypeError if `handle` is not a `CopyHandle` (or `stream` not a `Stream`).
+   * @throws ExecutionInputError if `handle` belongs to another buffer, or `stream` to another device.
+   */
+  waitFor(handle: CopyHandle, stream?: Stream): void {
+    const where = 'ReusableValueBuffer.waitFor';
+    this.#open('waitFor');
+    if (!(handle instanceof CopyHandle)) throw new TypeError(`${where}: handle: expected a CopyHandle, found ${describeGiven(handle)}`);
+    if (copyHandleOwner(handle) !== this.#owner) {
+      throw new ExecutionInputError(`${where}: handle: expected a CopyHandle returned by this buffer's copyFrom, found a handle of another buffer`, {
+        path: 'handle',
+        field: 'buffer',
+        expected: 'this buffer',
+        found: 'another buffer',
+      });
+    }
+    handle.waitOn(stream);
+  }
+
+  /**
+   * Waits (host-blocking) for this buffer's outstanding copies, then disposes the target tensors.
+   * Idempotent. Afterwards `value`, `copyFrom` and `waitFor` throw `ExecutionError`; `signature`,
+   * `device`, `isPinned` and `nbytes` stay readable. The caller must make sure that consumers of
+   * the target tensors (eager kernels, captured graphs) have finished reading them.
+   */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const handles = this.#inFlight;
+    const targets = this.#targets;
+    this.#inFlight = [];
+    this.#latestByStream.clear();
+    this.#root = null;
+    this.#targets = [];
+    try {
+      for (const handle of handles) handle.synchronize();
+    } finally {
+      for (const target of targets) target.dispose();
+    }
+  }
+
+  /** Same as {@link ReusableValueBuffer.close}, for `using`. */
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  /** `ReusableValueBuffer(cuda:0, 3 tensors, 4096 bytes)`. */
+  toString(): string {
+    return `ReusableValueBuffer(${this.#device}${this.#pinned ? ', pinned' : ''}, ${this.#leafPaths.length} tensors, ${this.#nbytes} bytes${this.#closed ? ', closed' : ''})`;
+  }
+
+  #open(member: string): ShapeNode {
+    if (this.#root === null) {
+      throw new ExecutionError(`ReusableValueBuffer.${member}: the buffer is closed; it cannot be read, copied into or waited on after close()`);
+    }
+    return this.#root;
+  }
+
+  /** Drops handles observed complete, oldest first; copies on one stream complete in order. */
+  #prune(): void {
+    let done = 0;
+    while (done < this.#inFlight.length && (this.#inFlight[done] as CopyHandle).done()) done += 1;
+    if (done > 0) this.#inFlight.splice(0, done);
+  }
+
+  /** Handles kept because their completion has not been observed yet (for tests). @internal */
+  get _inFlightCount(): number {
+    return this.#inFlight.length;
+  }
+
+  /** The stream of the newest in-flight copy, or null (for tests). @internal */
+  get _lastCopyStream(): Stream | null {
+    const last = this.#inFlight[this.#inFlight.length - 1];
+    return last === undefined ? null : copyHandleStream(last);
+  }
+}
+
+/**
+ * The leaves as live cuda-native Tensors.
+ *
+ * @throws TypeError naming the path of a leaf that is a TensorLike but not a Tensor.
+ * @throws ExecutionInputError naming the path of a disposed leaf.
+ */
+function checkSourceTensors(leaves: readonly unknown[], paths: readonly string[], where: string): Tensor[] {
+  for (let i = 0; i < leaves.length; i += 1) {
+    const leaf = leaves[i];
+    if (!(leaf instanceof Tensor)) {
+      throw new TypeError(
+        `${where}: ${paths[i] as string}: expected a Tensor of @fhelium/cuda-native, found ${describeGiven(leaf)} (a TensorLike describes a tensor but holds no memory to copy)`,
+      );
+    }
+    if (leaf.isDisposed) {
+      throw new ExecutionInputError(`${where}: ${paths[i] as string}: expected a live tensor, found a disposed one`, {
+        path: paths[i] as string,
+        field: 'tensor',
+        expected: 'a live tensor',
+        found: 'a disposed tensor',
+      });
+    }
+  }
+  return leaves as Tensor[];
+}
+
+/** @throws ExecutionInputError naming both paths if two leaves share one storage. */
+function refuseSharedStorage(leaves: readonly TensorLike[], paths: readonly string[]): void {
+  const firstUser = new Map<unknown, number>();
+  leaves.forEach((leaf, i) => {
+    const earlier = firstUser.get(leaf.storageKey);
+    if (earlier === undefined) {
+      firstUser.set(leaf.storageKey, i);
+      return;
+    }
+    const found = `${paths[earlier] as string} and ${paths[i] as string} share one storage`;
+    throw new ExecutionInputError(
+      `${LIKE}: example: expected every tensor leaf to have its own storage, found ${found}${leaf === leaves[earlier] ? ' (the same tensor twice)' : ' (views of one storage)'}; clone() one of them`,
+      { path: paths[i] as string, field: 'storage', expected: 'storage of its own', found },
+    );
+  });
+}
+
+/** Copies the example payload into fresh targets and waits for it to land. */
+function initialCopy(targets: readonly Tensor[], sources: readonly Tensor[], device: string): void {
+  if (device === 'cpu') {
+    targets.forEach((target, i) => target.copy_(sources[i] as Tensor));
+    return;
+  }
+  const stream = Stream.current(device);
+  const event = new Event({ enableTiming: false });
+  try {
+    withStream(stream, () => {
+      targets.forEach((target, i) => target.copy_(sources[i] as Tensor, { nonBlocking: true }));
+      event.record(stream);
+    });
+    event.synchronize();
+  } finally {
+    event.dispose();
+  }
+}

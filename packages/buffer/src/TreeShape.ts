@@ -1,0 +1,170 @@
+/**
+ * The container structure of one supported value tree, with its tensor leaves numbered, so that a
+ * buffer can gather the leaves of any matching tree and rebuild fresh trees around other tensors.
+ *
+ * Preconditions: every function here takes a tree that `ValueTreeSignature.fromValue` accepted
+ * (for {@link describeTreeShape}) or that `ValueTreeSignature.validate` accepted against the
+ * signature of the described tree (for {@link gatherLeaves}); they do not re-check structure.
+ * Record and Map keys keep the order of the described tree, so rebuilt trees enumerate like it.
+ */
+import { isRegisteredExactValue, isTensorLike, rebuildExactValue, type TensorLike, type TensorResident } from '@fhelium/signature';
+
+import { indexSegment, keySegment, mapKeySegment } from './treePath.js';
+
+/** One node of a {@link TreeShape}. */
+export type ShapeNode =
+  | { readonly kind: 'tensor'; readonly leaf: number }
+  | {
+      readonly kind: 'value';
+      /** An exact value with the exact state to reproduce (its own tensors are never read). */
+      readonly template: TensorResident;
+      /** Tensor entry names, in the value's entry order. */
+      readonly names: readonly string[];
+      /** Leaf numbers of the entries, parallel to `names`. */
+      readonly leaves: readonly number[];
+    }
+  | { readonly kind: 'array'; readonly children: readonly ShapeNode[] }
+  | { readonly kind: 'record'; readonly keys: readonly string[]; readonly children: readonly ShapeNode[] }
+  | { readonly kind: 'map'; readonly keys: readonly (string | number)[]; readonly children: readonly ShapeNode[] };
+
+/** The structure of a tree and where each numbered tensor leaf sits. */
+export interface TreeShape {
+  /** The root node. */
+  readonly root: ShapeNode;
+  /**
+   * Per leaf number, its path below the root label: `[0].weights` for a tensor leaf,
+   * `[1] tensor "c0"` for an entry of an exact value (`''` for a root tensor).
+   */
+  readonly leafPaths: readonly string[];
+}
+
+/** A described tree: its shape and its tensor leaves in leaf-number order. */
+export interface DescribedTree {
+  /** The shape. */
+  readonly shape: TreeShape;
+  /** The tree's own tensor leaves, `leaves[k]` being leaf number `k`. */
+  readonly leaves: readonly TensorLike[];
+}
+
+/**
+ * Numbers the tensor leaves of `value` depth first (containers in their own key order, exact value
+ * entries in entry order) and records the structure.
+ *
+ * @param value - A tree accepted by `ValueTreeSignature.fromValue`.
+ */
+export function describeTreeShape(value: unknown): DescribedTree {
+  const leaves: TensorLike[] = [];
+  const leafPaths: string[] = [];
+  const walk = (node: unknown, path: string): ShapeNode => {
+    if (isTensorLike(node)) {
+      leaves.push(node);
+      leafPaths.push(path);
+      return { kind: 'tensor', leaf: leaves.length - 1 };
+    }
+    if (isRegisteredExactValue(node)) {
+      const names: string[] = [];
+      const numbers: number[] = [];
+      for (const [name, tensor] of node.tensorEntries()) {
+        names.push(name);
+        numbers.push(leaves.length);
+        leaves.push(tensor);
+        leafPaths.push(`${path} tensor ${JSON.stringify(name)}`);
+      }
+      return { kind: 'value', template: node, names, leaves: numbers };
+    }
+    if (Array.isArray(node)) {
+      return { kind: 'array', children: node.map((item: unknown, i) => walk(item, path + indexSegment(i))) };
+    }
+    if (node instanceof Map) {
+      const keys = [...(node as Map<string | number, unknown>).keys()];
+      return { kind: 'map', keys, children: keys.map((key) => walk(node.get(key), path + mapKeySegment(key))) };
+    }
+    const record = node as Record<string, unknown>;
+    const keys = Object.keys(record);
+    return { kind: 'record', keys, children: keys.map((key) => walk(record[key], path + keySegment(key))) };
+  };
+  const root = walk(value, '');
+  return { shape: { root, leafPaths }, leaves };
+}
+
+/**
+ * Appends the tensor leaves of `value` to `out` in the leaf numbering of `shape`.
+ *
+ * @param root - The root of a {@link TreeShape}.
+ * @param value - A tree that the signature of the described tree validated.
+ * @param out - Receives the leaves; `out[k]` is leaf number `k` when `out` starts empty.
+ */
+export function gatherLeaves(root: ShapeNode, value: unknown, out: unknown[]): void {
+  switch (root.kind) {
+    case 'tensor':
+      out.push(value);
+      return;
+    case 'value': {
+      // validate() checked that the entry names and their order equal the template's.
+      for (const entry of (value as TensorResident).tensorEntries()) out.push(entry[1]);
+      return;
+    }
+    case 'array': {
+      const items = value as readonly unknown[];
+      for (let i = 0; i < root.children.length; i += 1) gatherLeaves(root.children[i] as ShapeNode, items[i], out);
+      return;
+    }
+    case 'record': {
+      const record = value as Record<string, unknown>;
+      for (let i = 0; i < root.children.length; i += 1) gatherLeaves(root.children[i] as ShapeNode, record[root.keys[i] as string], out);
+      return;
+    }
+    default: {
+      const map = value as ReadonlyMap<string | number, unknown>;
+      for (let i = 0; i < root.children.length; i += 1) gatherLeaves(root.children[i] as ShapeNode, map.get(root.keys[i] as string | number), out);
+    }
+  }
+}
+
+/**
+ * A new tree of this shape around `tensors`: new arrays, plain objects and Maps, exact values
+ * rebuilt from their templates through the registry (`rebuildExactValue`).
+ *
+ * @param root - The root of a {@link TreeShape}.
+ * @param tensors - One tensor per leaf number, each with the topology of the leaf it replaces.
+ * @throws TypeError or FHEliumError from `rebuildExactValue` if a registered rebuild misbehaves.
+ */
+export function buildTree(root: ShapeNode, tensors: readonly TensorLike[]): unknown {
+  switch (root.kind) {
+    case 'tensor':
+      return tensors[root.leaf];
+    case 'value':
+      return rebuildExactValue(root.template, entryMap(root, tensors));
+    case 'array':
+      return root.children.map((child) => buildTree(child, tensors));
+    case 'record':
+      // fromEntries defines data properties, so a key such as "__proto__" stays an ordinary key.
+      return Object.fromEntries(root.keys.map((key, i) => [key, buildTree(root.children[i] as ShapeNode, tensors)]));
+    default:
+      return new Map(root.keys.map((key, i) => [key, buildTree(root.children[i] as ShapeNode, tensors)]));
+  }
+}
+
+/**
+ * The same shape with every exact-value template replaced by one rebuilt around `tensors`, so the
+ * shape no longer references the tensors of the tree it was described from.
+ *
+ * @param root - The root of a {@link TreeShape}.
+ * @param tensors - One tensor per leaf number.
+ */
+export function rebaseTemplates(root: ShapeNode, tensors: readonly TensorLike[]): ShapeNode {
+  switch (root.kind) {
+    case 'tensor':
+      return root;
+    case 'value':
+      return { ...root, template: rebuildExactValue(root.template, entryMap(root, tensors)) };
+    case 'array':
+      return { kind: 'array', children: root.children.map((child) => rebaseTemplates(child, tensors)) };
+    default:
+      return { ...root, children: root.children.map((child) => rebaseTemplates(child, tensors)) };
+  }
+}
+
+function entryMap(node: Extract<ShapeNode, { kind: 'value' }>, tensors: readonly TensorLike[]): Map<string, TensorLike> {
+  return new Map(node.names.map((name, i) => [name, tensors[node.leaves[i] as number] as TensorLike]));
+}
