@@ -9,7 +9,7 @@ import { copyHandleOwner, copyHandleStream, createCopyHandle, CopyHandle } from 
 import { parseCopyOptions, type CopyFromOptions } from './copyOptions.js';
 import { describeGiven } from './describeGiven.js';
 import { emptyWithLayout } from './emptyWithLayout.js';
-import { implicitTargetDevice, resolveTargetDevice } from './targetDevice.js';
+import { implicitTargetDevice, namedDevice, resolveTargetDevice } from './targetDevice.js';
 import { buildTree, describeTreeShape, gatherLeaves, rebaseTemplates, type ShapeNode } from './TreeShape.js';
 
 /** Options of {@link ReusableValueBuffer.like}. */
@@ -109,6 +109,9 @@ export class ReusableValueBuffer<T = unknown> {
     }
     const pinMemory = options.pinMemory ?? false;
     if (typeof pinMemory !== 'boolean') throw new TypeError(`${LIKE}: options.pinMemory: expected a boolean, found ${describeGiven(pinMemory)}`);
+    // Refused before the device is resolved, so the message does not depend on CUDA being present.
+    const named = namedDevice(options.device);
+    if (pinMemory && named !== null && named !== 'cpu') throw pinnedTargetError(named);
     const explicitDevice = options.device === undefined ? undefined : resolveTargetDevice(options.device, LIKE);
 
     const signature = ValueTreeSignature.fromValue(example, { path: 'example' });
@@ -125,14 +128,7 @@ export class ReusableValueBuffer<T = unknown> {
     const sources = checkSourceTensors(leaves, paths, LIKE);
     refuseSharedStorage(sources, paths);
     const device = explicitDevice ?? implicitTargetDevice(sources.map((t) => t.device), paths, LIKE);
-    if (pinMemory && device !== 'cpu') {
-      throw new ExecutionInputError(`${LIKE}: options.pinMemory: expected a CPU target for pinned memory, found target ${device}`, {
-        path: 'options.pinMemory',
-        field: 'device',
-        expected: 'cpu',
-        found: device,
-      });
-    }
+    if (pinMemory && device !== 'cpu') throw pinnedTargetError(device);
     if (pinMemory && !cuda.isAvailable()) {
       throw new CudaUnavailableError(`${LIKE}: options.pinMemory: pinned host memory needs CUDA, which is not available: ${cuda.unavailableReason()}`);
     }
@@ -378,6 +374,15 @@ function refuseSharedStorage(leaves: readonly TensorLike[], paths: readonly stri
       `${LIKE}: example: expected every tensor leaf to have its own storage, found ${found}${leaf === leaves[earlier] ? ' (the same tensor twice)' : ' (views of one storage)'}; clone() one of them`,
       { path: paths[i] as string, field: 'storage', expected: 'storage of its own', found },
     );
+  });
+}
+
+function pinnedTargetError(device: string): ExecutionInputError {
+  return new ExecutionInputError(`${LIKE}: options.pinMemory: expected a CPU target for pinned memory, found target ${device}`, {
+    path: 'options.pinMemory',
+    field: 'device',
+    expected: 'cpu',
+    found: device,
   });
 }
 

@@ -45,6 +45,20 @@ export function resolveTargetDevice(spec: DeviceLike, where: string): string {
 }
 
 /**
+ * The device a `device` option names, without resolving `'cuda'` or checking availability, or
+ * `null` if it does not name one (left for {@link resolveTargetDevice} to report).
+ *
+ * @param spec - Anything.
+ */
+export function namedDevice(spec: unknown): string | null {
+  try {
+    return typeof spec === 'string' || spec instanceof Device ? Device.from(spec).toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The one device all `leaves` live on, for a buffer without an explicit device.
  *
  * @param devices - The canonical device of each leaf, in leaf order (at least one).
