@@ -19,7 +19,7 @@ describe('emptyWithLayout', () => {
       expect([t.shape, t.stride]).toEqual([view.shape, view.stride]);
       // The storage holds exactly the padded extent, and writing every element stays inside it.
       t.copy_(Tensor.fromArray(new Float32Array(t.numel).map((_, i) => i), { shape: [...t.shape] }));
-      expect(Array.from(t.toArray())).toEqual(Array.from({ length: t.numel }, (_, i) => i));
+      expect(Array.from(t.toArray() as Float32Array)).toEqual(Array.from({ length: t.numel }, (_, i) => i));
       expect(t.storageKey.refCount).toBe(1);
       t.dispose();
       expect(t.storageKey.isReleased).toBe(true);

@@ -1,0 +1,277 @@
+import { addMod, cuda, Event, modulusTable, Stream, Tensor, withStream } from '@fhelium/cuda-native';
+import { describeCuda } from '@fhelium/cuda-native/testing';
+import { ExecutionInputError, ValueTreeSignature } from '@fhelium/signature';
+import { expect, it } from 'vitest';
+
+import { CopyHandle } from './CopyHandle.js';
+import { pinValueTree } from './pinValueTree.js';
+import { ReusableValueBuffer } from './ReusableValueBuffer.js';
+import { collectGarbage, TestCiphertext } from './testing/fakeExactValue.js';
+
+const DEVICE = 'cuda:0';
+const Q = (1n << 60n) - 93n;
+const MiB = 1 << 20;
+
+interface Tree {
+  x: Tensor;
+  rest: [Tensor, Map<string, Tensor>];
+  ct: TestCiphertext;
+}
+
+function tree(seed: number, device = 'cpu'): Tree {
+  const f32 = (values: number[], shape: number[]) => Tensor.fromArray(new Float32Array(values), { shape, device });
+  const u64 = (values: number[], shape: number[]) => Tensor.fromArray(BigUint64Array.from(values, BigInt), { shape, device });
+  return {
+    x: f32([seed, seed + 1, seed + 2, seed + 3], [2, 2]),
+    rest: [u64([seed * 5], [1]), new Map([['k', f32([seed / 2], [1])]])],
+    ct: new TestCiphertext('ctx', 2, u64([seed, seed + 1, seed + 2], [1, 3]), u64([seed + 9, seed + 8, seed + 7], [1, 3])),
+  };
+}
+
+const leavesOf = (t: Tree): Tensor[] => [t.x, t.rest[0], t.rest[1].get('k')!, t.ct.c0 as Tensor, t.ct.c1 as Tensor];
+const payload = (t: Tree): number[][] => leavesOf(t).map((leaf) => Array.from(leaf.toArray() as ArrayLike<number | bigint>, Number));
+
+function catchError(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the call to throw');
+}
+
+function bytes(value: number, size: number, where: 'pageable' | 'pinned' | 'cuda'): Tensor {
+  const host = Tensor.fromArray(new Uint8Array(size).fill(value));
+  if (where === 'pageable') return host;
+  const out = where === 'pinned' ? Tensor.empty([size], { dtype: 'uint8', pinMemory: true }) : Tensor.empty([size], { dtype: 'uint8', device: DEVICE });
+  out.copy_(host);
+  host.dispose();
+  return out;
+}
+
+function allEqual(t: Tensor, value: number): boolean {
+  return (t.toArray() as Uint8Array).every((b) => b === value);
+}
+
+describeCuda('ReusableValueBuffer on CUDA', () => {
+  it('fills a CUDA target from pageable, pinned and CUDA sources, at fixed addresses', () => {
+    using buffer = ReusableValueBuffer.like(tree(1), { device: DEVICE });
+    expect(buffer.device).toBe(DEVICE);
+    expect(buffer.isPinned).toBe(false);
+    expect(leavesOf(buffer.value).every((t) => t.device === DEVICE)).toBe(true);
+    expect(payload(buffer.value)).toEqual(payload(tree(1)));
+    const pointers = leavesOf(buffer.value).map((t) => t.dataPtr);
+    const sources: [string, Tree][] = [
+      ['pageable', tree(2)],
+      ['pinned', pinValueTree(tree(3))],
+      ['cuda', tree(4, DEVICE)],
+    ];
+    for (const [kind, source] of sources) {
+      const handle = buffer.copyFrom(source);
+      expect(handle.event, kind).toBeInstanceOf(Event);
+      expect(handle.device).toBe(DEVICE);
+      expect(handle.bytesCopied).toBe(buffer.nbytes);
+      handle.synchronize();
+      expect(handle.done()).toBe(true);
+      expect(payload(buffer.value), kind).toEqual(payload(source));
+      expect(leavesOf(buffer.value).map((t) => t.dataPtr)).toEqual(pointers);
+    }
+    expect(buffer.value.ct).toBeInstanceOf(TestCiphertext);
+    expect(buffer.value.ct.level).toBe(2);
+  });
+
+  it('takes the one device of CUDA example leaves, and refuses mixed devices or pinning there', () => {
+    using buffer = ReusableValueBuffer.like(tree(1, DEVICE));
+    expect(buffer.device).toBe(DEVICE);
+    const mixed = { a: Tensor.empty([1]), b: Tensor.empty([1], { device: DEVICE }) };
+    let error = catchError(() => ReusableValueBuffer.like(mixed));
+    expect(error).toBeInstanceOf(ExecutionInputError);
+    expect(error.message).toContain('found leaves on cpu, cuda:0 (example.a on cpu, example.b on cuda:0); pass options.device');
+    using onCpu = ReusableValueBuffer.like(mixed, { device: 'cpu' });
+    expect(onCpu.device).toBe('cpu');
+    error = catchError(() => ReusableValueBuffer.like([Tensor.empty([1], { device: DEVICE })], { pinMemory: true }));
+    expect(error.message).toBe('ReusableValueBuffer.like: options.pinMemory: expected a CPU target for pinned memory, found target cuda:0');
+    using current = ReusableValueBuffer.like([Tensor.empty([1])], { device: 'cuda' });
+    expect(current.device).toBe(`cuda:${cuda.currentDevice()}`);
+  });
+
+  it('pins a CPU target on request and copies CUDA sources into it synchronously', () => {
+    using buffer = ReusableValueBuffer.like(tree(1), { pinMemory: true });
+    expect(buffer.isPinned).toBe(true);
+    expect(leavesOf(buffer.value).every((t) => t.isPinned && t.device === 'cpu')).toBe(true);
+    const handle = buffer.copyFrom(tree(6, DEVICE));
+    expect(handle.event).toBeNull();
+    expect(handle.done()).toBe(true);
+    expect(payload(buffer.value)).toEqual(payload(tree(6)));
+  });
+
+  it('refuses streams and events for a CPU target', () => {
+    using buffer = ReusableValueBuffer.like([Tensor.empty([2])]);
+    const stream = new Stream(DEVICE);
+    const event = new Event().record(stream);
+    let error = catchError(() => buffer.copyFrom([Tensor.empty([2])], { stream }));
+    expect(error).toBeInstanceOf(ExecutionInputError);
+    expect(error.message).toBe('ReusableValueBuffer.copyFrom: options.stream: expected no stream for a CPU target (CPU copies are synchronous), found a stream of cuda:0');
+    error = catchError(() => buffer.copyFrom([Tensor.empty([2])], { waitFor: event }));
+    expect(error).toBeInstanceOf(ExecutionInputError);
+    expect(error.message).toBe(
+      'ReusableValueBuffer.copyFrom: options.waitFor: expected no events for a CPU target (CPU copies are synchronous and cannot wait on the GPU), found an instance of Event',
+    );
+    const handle = buffer.copyFrom([Tensor.empty([2])]);
+    error = catchError(() => handle.waitOn(stream));
+    expect(error).toBeInstanceOf(ExecutionInputError);
+    expect(error.message).toContain('CopyHandle.waitOn: stream: expected no stream, found a stream of cuda:0');
+    stream.dispose();
+  });
+
+  it('copies on the current stream of the target by default, or on the given stream', () => {
+    using buffer = ReusableValueBuffer.like(tree(1), { device: DEVICE });
+    const side = new Stream(DEVICE);
+    buffer.copyFrom(tree(2));
+    expect(buffer._lastCopyStream).toBe(Stream.current(DEVICE));
+    withStream(side, () => buffer.copyFrom(tree(3)));
+    expect(buffer._lastCopyStream).toBe(side);
+    const other = new Stream(DEVICE);
+    buffer.copyFrom(tree(4), { stream: other }).synchronize();
+    expect(buffer._lastCopyStream).toBe(other);
+    expect(payload(buffer.value)).toEqual(payload(tree(4)));
+    side.synchronize();
+    side.dispose();
+    other.dispose();
+  });
+
+  it.runIf(cuda.deviceCount() >= 2)('refuses a stream of another device', () => {
+    using buffer = ReusableValueBuffer.like(tree(1), { device: DEVICE });
+    const foreign = new Stream('cuda:1');
+    const error = catchError(() => buffer.copyFrom(tree(2), { stream: foreign }));
+    expect(error).toBeInstanceOf(ExecutionInputError);
+    expect(error.message).toBe('ReusableValueBuffer.copyFrom: options.stream: expected a stream of cuda:0 (the target device), found a stream of cuda:1');
+    const handle = buffer.copyFrom(tree(2));
+    expect(() => handle.waitOn(foreign)).toThrow('CopyHandle.waitOn: stream: expected a stream of cuda:0 (the copy\'s target device), found a stream of cuda:1');
+    expect(() => buffer.waitFor(handle, foreign)).toThrow(ExecutionInputError);
+    foreign.dispose();
+  });
+
+  it('waits for waitFor events before reading the source', () => {
+    const limbs = 8;
+    const n = 1 << 16;
+    const moduli = modulusTable(Array.from({ length: limbs }, () => Q), { device: DEVICE });
+    const ones = Tensor.fromArray(new BigUint64Array(limbs * n).fill(1n), { shape: [limbs, n], device: DEVICE });
+    const source = Tensor.fromArray(new BigUint64Array(limbs * n), { shape: [limbs, n], device: DEVICE });
+    using buffer = ReusableValueBuffer.like([source]);
+    const producer = new Stream(DEVICE);
+    const transfer = new Stream(DEVICE);
+    const produced = new Event();
+    withStream(producer, () => {
+      for (let i = 0; i < 300; i += 1) addMod(source, ones, moduli, { out: source });
+      produced.record(producer);
+    });
+    buffer.copyFrom([source], { stream: transfer, waitFor: [produced] }).synchronize();
+    expect((buffer.value[0]!.toArray() as BigUint64Array).every((v) => v === 300n)).toBe(true);
+    producer.synchronize();
+    for (const s of [producer, transfer]) s.dispose();
+  });
+
+  it('orders a copy after the buffer\'s earlier copy on another stream', () => {
+    const size = 128 * MiB;
+    using buffer = ReusableValueBuffer.like([bytes(0, size, 'cuda')]);
+    const slow = bytes(1, size, 'pinned');
+    const fast = bytes(2, size, 'cuda');
+    const a = new Stream(DEVICE);
+    const b = new Stream(DEVICE);
+    for (let trial = 0; trial < 3; trial += 1) {
+      buffer.copyFrom([slow], { stream: a });
+      const last = buffer.copyFrom([fast], { stream: b });
+      last.synchronize();
+      a.synchronize();
+      expect(allEqual(buffer.value[0]!, 2), `trial ${trial}`).toBe(true);
+    }
+    for (const s of [a, b]) s.dispose();
+  });
+
+  it('orders a consumer with waitOn / waitFor without blocking the host, and reports completion', () => {
+    const limbs = 4;
+    const n = 1 << 18;
+    const moduli = modulusTable(Array.from({ length: limbs }, () => Q), { device: DEVICE });
+    const weights = Tensor.fromArray(new BigUint64Array(limbs * n).fill(5n), { shape: [limbs, n], device: DEVICE });
+    using buffer = ReusableValueBuffer.like({ x: Tensor.empty([limbs, n], { dtype: 'uint64' }) }, { device: DEVICE });
+    const staged = pinValueTree({ x: Tensor.fromArray(new BigUint64Array(limbs * n).fill(37n), { shape: [limbs, n] }) });
+    const transfer = new Stream(DEVICE);
+    const compute = new Stream(DEVICE);
+    for (const order of ['waitOn', 'waitFor'] as const) {
+      const handle = buffer.copyFrom(staged, { stream: transfer });
+      const out = withStream(compute, () => {
+        if (order === 'waitOn') expect(handle.waitOn(compute)).toBe(handle);
+        else buffer.waitFor(handle);
+        return addMod(buffer.value.x, weights, moduli);
+      });
+      compute.synchronize();
+      expect((out.toArray() as BigUint64Array).every((v) => v === 42n), order).toBe(true);
+      handle.synchronize();
+      expect(handle.done()).toBe(true);
+      expect(handle.event!.query()).toBe(true);
+      out.dispose();
+    }
+    for (const s of [transfer, compute]) s.dispose();
+  });
+
+  it('keeps submitted tensors alive while a copy is in flight and releases them after completion', async () => {
+    using buffer = ReusableValueBuffer.like([bytes(0, 64 * MiB, 'cuda')]);
+    // The caller empties its tree and drops every reference right after submitting.
+    const submit = (): { handle: CopyHandle; ref: WeakRef<Tensor> } => {
+      const source = [bytes(3, 64 * MiB, 'pinned')];
+      const handle = buffer.copyFrom(source);
+      const ref = new WeakRef(source[0]!);
+      source.length = 0;
+      return { handle, ref };
+    };
+    const first = submit();
+    await collectGarbage();
+    expect(first.ref.deref()).toBeDefined();
+    first.handle.synchronize();
+    await collectGarbage();
+    expect(first.ref.deref()).toBeUndefined();
+    expect(allEqual(buffer.value[0]!, 3)).toBe(true);
+
+    // Dropping the handle too: the buffer keeps it until it observes completion.
+    let ref = (() => submit().ref)();
+    await collectGarbage();
+    expect(ref.deref()).toBeDefined();
+    expect(buffer._inFlightCount).toBeGreaterThan(0);
+    cuda.synchronize(DEVICE);
+    buffer.copyFrom([bytes(4, 64 * MiB, 'cuda')]).synchronize();
+    await collectGarbage();
+    expect(ref.deref()).toBeUndefined();
+
+    // close() waits for outstanding copies and releases their sources.
+    ref = (() => submit().ref)();
+    const closing = buffer;
+    closing.close();
+    await collectGarbage();
+    expect(ref.deref()).toBeUndefined();
+  });
+
+  it('close waits for outstanding copies', () => {
+    const buffer = ReusableValueBuffer.like([bytes(0, 64 * MiB, 'cuda')]);
+    const handle = buffer.copyFrom([bytes(5, 64 * MiB, 'pinned')]);
+    buffer.close();
+    expect(handle.event!.query()).toBe(true);
+    expect(handle.done()).toBe(true);
+  });
+
+  it('pinValueTree clones CPU and CUDA trees into pinned memory with the same signature', () => {
+    for (const device of ['cpu', DEVICE]) {
+      const source = tree(8, device);
+      const pinned = pinValueTree(source);
+      expect(leavesOf(pinned).every((t) => t.isPinned && t.device === 'cpu')).toBe(true);
+      expect(ValueTreeSignature.fromValue(pinned).equals(ValueTreeSignature.fromValue(source))).toBe(true);
+      expect(pinned.ct).toBeInstanceOf(TestCiphertext);
+      expect(pinned.ct).not.toBe(source.ct);
+      expect(payload(pinned)).toEqual(payload(tree(8)));
+      expect(leavesOf(pinned).map((t) => t.storageKey)).not.toContain(source.x.storageKey);
+    }
+    const strided = Tensor.fromArray(new Float32Array(12).map((_, i) => i), { shape: [3, 4] }).narrow(1, 1, 2);
+    const [copy] = pinValueTree([strided]);
+    expect([copy!.stride, Array.from(copy!.toArray() as Float32Array)]).toEqual([[4, 1], [1, 2, 5, 6, 9, 10]]);
+  });
+});
