@@ -125,7 +125,7 @@ export class ReusableValueBuffer<T = unknown> {
         found: '0',
       });
     }
-    const sources = checkSourceTensors(leaves, paths, LIKE);
+    const sources = checkSourceTensors(leaves, shape.leafPaths, 'example', LIKE);
     refuseSharedStorage(sources, paths);
     const device = explicitDevice ?? implicitTargetDevice(sources.map((t) => t.device), paths, LIKE);
     if (pinMemory && device !== 'cpu') throw pinnedTargetError(device);
@@ -219,7 +219,7 @@ export class ReusableValueBuffer<T = unknown> {
     this.#signature.validate(source, { path: 'source' });
     const gathered: unknown[] = [];
     gatherLeaves(root, source, gathered);
-    const sources = checkSourceTensors(gathered, this.#leafPaths.map((suffix) => `source${suffix}`), where);
+    const sources = checkSourceTensors(gathered, this.#leafPaths, 'source', where);
     const targets = this.#targets;
 
     if (device === 'cpu') {
@@ -340,22 +340,23 @@ export class ReusableValueBuffer<T = unknown> {
  * @throws TypeError naming the path of a leaf that is a TensorLike but not a Tensor.
  * @throws ExecutionInputError naming the path of a disposed leaf.
  */
-function checkSourceTensors(leaves: readonly unknown[], paths: readonly string[], where: string): Tensor[] {
+function checkSourceTensors(leaves: readonly unknown[], suffixes: readonly string[], root: string, where: string): Tensor[] {
   for (let i = 0; i < leaves.length; i += 1) {
     const leaf = leaves[i];
+    if (leaf instanceof Tensor && !leaf.isDisposed) continue;
+    // Paths are built only here, on the error path, to keep copyFrom's per-leaf cost low.
+    const path = root + (suffixes[i] as string);
     if (!(leaf instanceof Tensor)) {
       throw new TypeError(
-        `${where}: ${paths[i] as string}: expected a Tensor of @fhelium/cuda-native, found ${describeGiven(leaf)} (a TensorLike describes a tensor but holds no memory to copy)`,
+        `${where}: ${path}: expected a Tensor of @fhelium/cuda-native, found ${describeGiven(leaf)} (a TensorLike describes a tensor but holds no memory to copy)`,
       );
     }
-    if (leaf.isDisposed) {
-      throw new ExecutionInputError(`${where}: ${paths[i] as string}: expected a live tensor, found a disposed one`, {
-        path: paths[i] as string,
-        field: 'tensor',
-        expected: 'a live tensor',
-        found: 'a disposed tensor',
-      });
-    }
+    throw new ExecutionInputError(`${where}: ${path}: expected a live tensor, found a disposed one`, {
+      path,
+      field: 'tensor',
+      expected: 'a live tensor',
+      found: 'a disposed tensor',
+    });
   }
   return leaves as Tensor[];
 }
