@@ -7,7 +7,7 @@ import { ReusableValueBuffer } from './ReusableValueBuffer.js';
 
 describe('CopyHandle', () => {
   it('cannot be constructed by users', () => {
-    expect(() => new CopyHandle(Symbol('CopyHandle.constructing'), {} as never)).toThrow(
+    expect(() => new (CopyHandle as unknown as new (token: symbol, init: object) => CopyHandle)(Symbol("CopyHandle.constructing"), {})).toThrow(
       new TypeError('CopyHandle: handles are returned by ReusableValueBuffer.copyFrom() and cannot be constructed directly'),
     );
     expect(Object.keys(api).sort()).toEqual(['CopyHandle', 'ReusableValueBuffer', 'pinValueTree', 'valueTreeNbytes']);

@@ -25,6 +25,7 @@ export interface CopyHandleInit {
   readonly owner: object;
 }
 
+let create: (init: CopyHandleInit) => CopyHandle;
 let ownerOf: (handle: CopyHandle) => object;
 let streamOf: (handle: CopyHandle) => Stream | null;
 
@@ -57,6 +58,7 @@ export class CopyHandle {
   readonly #owner: object;
 
   static {
+    create = (init) => new CopyHandle(constructing, init);
     ownerOf = (handle) => handle.#owner;
     streamOf = (handle) => handle.#stream;
   }
@@ -64,9 +66,9 @@ export class CopyHandle {
   /**
    * Not part of the public API: handles come from `ReusableValueBuffer.copyFrom`.
    *
-   * @throws TypeError when called from outside this package.
+   * @throws TypeError when called without the module's private token (from plain JavaScript).
    */
-  constructor(token: symbol, init: CopyHandleInit) {
+  private constructor(token: symbol, init: CopyHandleInit) {
     if (token !== constructing) {
       throw new TypeError('CopyHandle: handles are returned by ReusableValueBuffer.copyFrom() and cannot be constructed directly');
     }
@@ -143,7 +145,7 @@ export class CopyHandle {
  * @internal
  */
 export function createCopyHandle(init: CopyHandleInit): CopyHandle {
-  return new CopyHandle(constructing, init);
+  return create(init);
 }
 
 /** The buffer identity a handle was created for. @internal */

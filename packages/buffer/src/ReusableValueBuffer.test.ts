@@ -335,6 +335,6 @@ describe('ReusableValueBuffer.waitFor and close', () => {
   });
 
   it('cannot be constructed directly', () => {
-    expect(() => new ReusableValueBuffer(Symbol('x'), {} as never)).toThrow(TypeError);
+    expect(() => new (ReusableValueBuffer as unknown as new (token: symbol, state: object) => unknown)(Symbol("x"), {})).toThrow(TypeError);
   });
 });

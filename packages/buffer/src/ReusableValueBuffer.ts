@@ -66,9 +66,9 @@ export class ReusableValueBuffer<T = unknown> {
   /**
    * Not part of the public API: use {@link ReusableValueBuffer.like}.
    *
-   * @throws TypeError when called from outside this module.
+   * @throws TypeError when called without the module's private token (from plain JavaScript).
    */
-  constructor(token: symbol, state: BufferState) {
+  private constructor(token: symbol, state: BufferState) {
     if (token !== constructing) throw new TypeError('ReusableValueBuffer: construct buffers with ReusableValueBuffer.like(example, options)');
     this.#signature = state.signature;
     this.#device = state.device;
