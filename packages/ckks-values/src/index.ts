@@ -24,3 +24,27 @@ export {
   type CkksParametersDescription,
 } from './params/contextId.js';
 export { CkksParameterError, InsecureParametersError, UnknownPresetError } from './params/errors.js';
+
+// ── Value types (exact, TensorResident, registered at import) ───────────────────────────────
+export { CkksValueError } from './values/errors.js';
+export { newKeyId, KEY_ID_PATTERN } from './values/keyId.js';
+export {
+  CKKS_VALUE_SCHEMA_VERSION,
+  POLYNOMIAL_DOMAINS,
+  MODULUS_BASES,
+  RESIDUE_REPRESENTATION,
+  basisPrimes,
+  type PolynomialDomain,
+  type ModulusBasis,
+  type ResidueRepresentation,
+} from './values/layout.js';
+export { CkksValue, DATA_ENTRY, type CkksValueState } from './values/CkksValue.js';
+export { Ciphertext, type CiphertextOptions } from './values/Ciphertext.js';
+export { Plaintext, type PlaintextOptions } from './values/Plaintext.js';
+export { SecretKey, type SecretKeyOptions } from './values/SecretKey.js';
+export { PublicKey, type PublicKeyOptions } from './values/PublicKey.js';
+export { KeySwitchingKey, type KeySwitchingKeyOptions } from './values/KeySwitchingKey.js';
+export { RelinearizationKey, type RelinearizationKeyOptions } from './values/RelinearizationKey.js';
+export { RotationKey, rotationStepsOf, type RotationKeyOptions } from './values/RotationKey.js';
+export { ConjugationKey, type ConjugationKeyOptions } from './values/ConjugationKey.js';
+export { CKKS_VALUE_TYPE_NAMES } from './values/valueKinds.js';

@@ -1,0 +1,246 @@
+import { canonicalizeMetadata, type CanonicalMetadata, type MetadataValue, type TensorResident } from '@fhelium/signature';
+import type { DeviceLike, Tensor } from '@fhelium/cuda-native';
+import type { CkksParameters } from '../params/CkksParameters.js';
+import { CkksValueError } from './errors.js';
+import {
+  basisPrimes,
+  CKKS_VALUE_SCHEMA_VERSION,
+  RESIDUE_REPRESENTATION,
+  type ModulusBasis,
+  type PolynomialDomain,
+} from './layout.js';
+
+/** Name of the one tensor entry of every CKKS value (see the type's `data` layout). */
+export const DATA_ENTRY = 'data';
+
+/**
+ * Passed as the second constructor argument by `rebuild`: the value then borrows its tensor
+ * (its `dispose()` leaves the tensor alone). Not exported from the package.
+ */
+export const BORROWED: unique symbol = Symbol('fhelium.ckks.borrowedTensor');
+
+/** The validated exact state of a value, computed before any tensor is touched. */
+export interface CkksValueState {
+  readonly parameters: CkksParameters;
+  readonly level: number;
+  readonly basis: ModulusBasis;
+  readonly domain: PolynomialDomain;
+  /** Primes of the limbs, in limb order. */
+  readonly primes: readonly bigint[];
+  /** Polynomial components (per digit for key-switching keys). */
+  readonly components: number;
+  /** The exact shape the `data` tensor must have. */
+  readonly shape: readonly number[];
+  /** Names of the dimensions of {@link shape}, for messages. */
+  readonly dims: readonly string[];
+  /** The exact metadata (canonical, frozen). */
+  readonly metadata: CanonicalMetadata;
+}
+
+/** What {@link buildState} needs besides the parameters. */
+export interface CkksStateInput {
+  readonly level: number;
+  readonly basis: ModulusBasis;
+  readonly domain: PolynomialDomain;
+  readonly components: number;
+  /** Dimensions before `[components, limbs, N]` (the digits of a key-switching key). */
+  readonly leadingDims?: readonly (readonly [string, number])[];
+  /** Type-specific metadata entries (scale, keyId, galoisElement...). */
+  readonly extra: Readonly<Record<string, MetadataValue>>;
+}
+
+/**
+ * Builds the exact state shared by every CKKS value. The inputs must already be validated;
+ * metadata keys: `contextId`, `schemaVersion`, `logN`, `level`, `basis`, `domain`,
+ * `representation`, `primes` (bigints), `components`, plus `extra`.
+ */
+export function buildState(parameters: CkksParameters, input: CkksStateInput): CkksValueState {
+  const primes = basisPrimes(parameters, input.level, input.basis);
+  const leading = input.leadingDims ?? [];
+  const metadata = canonicalizeMetadata({
+    contextId: parameters.contextId,
+    schemaVersion: CKKS_VALUE_SCHEMA_VERSION,
+    logN: parameters.logN,
+    level: input.level,
+    basis: input.basis,
+    domain: input.domain,
+    representation: RESIDUE_REPRESENTATION,
+    primes: [...primes],
+    components: input.components,
+    ...input.extra,
+  });
+  return Object.freeze({
+    parameters,
+    level: input.level,
+    basis: input.basis,
+    domain: input.domain,
+    primes,
+    components: input.components,
+    shape: Object.freeze([...leading.map(([, size]) => size), input.components, primes.length, parameters.ringDegree]),
+    dims: Object.freeze([...leading.map(([name]) => name), 'components', 'limbs', 'N']),
+    metadata,
+  });
+}
+
+/**
+ * The common part of every CKKS value: one uint64 tensor `data` of RNS residues shaped
+ * `[..., components, limbs, N]` (contiguous, limbs in basis order) and frozen exact metadata.
+ * Values are immutable; operations return new values. A value owns its tensor and releases it on
+ * {@link dispose}, except values made by the registry's `rebuild` (buffers, graphs), which borrow
+ * the caller's tensor and leave it alone.
+ */
+export abstract class CkksValue implements TensorResident {
+  /** Registered exact-value type name, `fhelium.ckks.<Class>`. */
+  readonly typeName: string;
+  /** {@link CKKS_VALUE_SCHEMA_VERSION}. */
+  readonly schemaVersion: number = CKKS_VALUE_SCHEMA_VERSION;
+  /** Context id of the parameters (`parameters.contextId`). */
+  readonly contextId: string;
+  /** The parameter set the value belongs to. */
+  readonly parameters: CkksParameters;
+  /** Level: the limbs of Q in use are q_0..q_level. */
+  readonly level: number;
+  /** RNS basis of the limbs. */
+  readonly basis: ModulusBasis;
+  /** Polynomial domain of the residues. */
+  readonly domain: PolynomialDomain;
+  /** Always `'rns-u64'`. */
+  readonly representation = RESIDUE_REPRESENTATION;
+  /** Primes of the limbs, in limb order. */
+  readonly primes: readonly bigint[];
+  /** Polynomial components (per digit for key-switching keys). */
+  readonly components: number;
+  readonly #data: Tensor;
+  readonly #owned: boolean;
+  readonly #metadata: CanonicalMetadata;
+  #disposed = false;
+
+  /** @param owned - whether {@link dispose} releases `data`. */
+  protected constructor(typeName: string, state: CkksValueState, data: Tensor, owned: boolean) {
+    this.typeName = typeName;
+    this.contextId = state.parameters.contextId;
+    this.parameters = state.parameters;
+    this.level = state.level;
+    this.basis = state.basis;
+    this.domain = state.domain;
+    this.primes = state.primes;
+    this.components = state.components;
+    this.#data = data;
+    this.#owned = owned;
+    this.#metadata = state.metadata;
+  }
+
+  /** Class name used in messages (`Ciphertext`...). */
+  protected abstract get valueType(): string;
+
+  /** A new value of the same type and exact state around `data`. */
+  protected abstract withData(data: Tensor, owned: boolean): this;
+
+  /** log2 of the ring dimension. */
+  get logN(): number {
+    return this.parameters.logN;
+  }
+
+  /**
+   * The residues: a contiguous uint64 tensor (layout documented on each type).
+   * @throws {CkksValueError} after {@link dispose}.
+   */
+  get data(): Tensor {
+    this.assertLive('data');
+    return this.#data;
+  }
+
+  /** Whether {@link dispose} was called. */
+  get isDisposed(): boolean {
+    return this.#disposed;
+  }
+
+  /** Whether this value releases its tensor on dispose (false for values rebuilt around borrowed storage). */
+  get ownsData(): boolean {
+    return this.#owned;
+  }
+
+  /** The frozen exact metadata (see {@link buildState} for the common keys). */
+  exactMetadata(): CanonicalMetadata {
+    return this.#metadata;
+  }
+
+  /** `[['data', tensor]]`. @throws {CkksValueError} after {@link dispose}. */
+  tensorEntries(): ReadonlyArray<readonly [string, Tensor]> {
+    this.assertLive('tensorEntries');
+    return [[DATA_ENTRY, this.#data]];
+  }
+
+  /** The same value on `device` (a new tensor, or a new view of the same storage when already there). */
+  to(device: DeviceLike): this {
+    this.assertLive('to');
+    const moved = this.#data.to(device);
+    return this.adopt(moved);
+  }
+
+  /** A deep copy on the same device. */
+  clone(): this {
+    this.assertLive('clone');
+    return this.adopt(this.#data.clone());
+  }
+
+  /**
+   * The same exact state around `data` (same shape, uint64, contiguous), which the new value
+   * borrows: its `dispose()` leaves `data` alone. This is the registry's `rebuild`.
+   * @throws {CkksValueError} when `data` does not fit the layout.
+   */
+  rebuild(data: Tensor): this {
+    return this.withData(data, false);
+  }
+
+  /** Releases the tensor (when owned); idempotent. Later use of the value throws. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    if (this.#owned) this.#data.dispose();
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  /** A one-line summary; never the residues. */
+  toString(): string {
+    const device = this.#disposed ? 'disposed' : this.#data.device;
+    return `${this.valueType}(${this.describeState()}, ${device})`;
+  }
+
+  /** A JSON summary of the exact state, never the residues. */
+  toJSON(): Record<string, unknown> {
+    return { typeName: this.typeName, summary: this.toString() };
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString();
+  }
+
+  /** Type-specific part of {@link toString}. */
+  protected describeState(): string {
+    return `level=${this.level}, basis=${this.basis}, ${this.domain}, components=${this.components}`;
+  }
+
+  /** @throws {CkksValueError} after {@link dispose}. */
+  protected assertLive(where: string): void {
+    if (this.#disposed) throw new CkksValueError(this.valueType, where, 'the value was disposed (use after dispose)');
+  }
+
+  private adopt(data: Tensor): this {
+    try {
+      return this.withData(data, true);
+    } catch (error) {
+      data.dispose();
+      throw error;
+    }
+  }
+}
+
+/** `2^k` for powers of two, else the number. */
+export function formatScale(scale: number): string {
+  const log = Math.log2(scale);
+  return Number.isInteger(log) ? `2^${log}` : String(scale);
+}
