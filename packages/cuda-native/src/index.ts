@@ -30,3 +30,18 @@ export { nativeInfo, nativeNoop, type NativeInfo } from './diagnostics.js';
 export { Stream, withStream, type StreamOptions } from './stream.js';
 export { TensorStorage } from './storage.js';
 export { Tensor, type EmptyOptions, type FromArrayOptions, type CopyOptions, type ToOptions } from './tensor.js';
+export { NttTables, nttForward, nttInverse, type NttTablesOptions, type NttOptions } from './ntt.js';
+export { automorphismNtt, automorphismCoeff, type AutomorphismOptions, type AutomorphismCoeffOptions } from './automorphism.js';
+export {
+  BasisConversionTables,
+  basisConvert,
+  modUp,
+  modUpDigits,
+  modDownConstants,
+  modDownFinish,
+  type BasisConversionTablesOptions,
+  type BasisConversionOptions,
+} from './basis-conversion.js';
+export { RescaleTables, rescalePrepare, rescaleFinish, type RescaleTablesOptions, type RescaleOptions } from './rescale.js';
+export { keyswitchInnerProduct, type KeyswitchOptions } from './keyswitch.js';
+export { KernelTables, KERNEL_MIN_LOG_N, KERNEL_MAX_LOG_N, KERNEL_MAX_LIMBS } from './kernel-checks.js';

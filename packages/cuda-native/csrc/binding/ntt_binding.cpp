@@ -1,0 +1,95 @@
+// Forward and inverse negacyclic NTT (csrc/cpu/ntt.h, csrc/cuda/ntt.h) and their host-built
+// twiddle tables (common/ntt_tables.h). TypeScript (src/ntt.ts) validates before calling; the
+// kernels' own checks are the backstop. See kernel_binding_util.h for table layouts.
+#include "binding/binding.h"
+#include "binding/kernel_binding_util.h"
+#include "common/ntt_tables.h"
+#include "cpu/ntt.h"
+
+#if FHELIUM_WITH_CUDA
+#include "cuda/ntt.h"
+#endif
+
+namespace fhelium::binding {
+namespace {
+
+using kernels::Layout;
+using NttLayout = Layout<NttTablesView, 0x4e54544cu>;  // 'NTTL'
+
+// nttTablesBuild(logN, primes: BigUint64Array) -> { words: BigUint64Array, layout, psi: BigUint64Array }
+napi_value ntt_tables_build(Args& a) {
+  const int32_t log_n = a.i32(0);
+  FHELIUM_CHECK(log_n >= 1 && log_n <= 17, Argument, "nttTablesBuild: expected logN in [1, 17], got " + std::to_string(log_n));
+  const std::vector<uint64_t> primes = kernels::u64_vector(a, 1, "a BigUint64Array of primes");
+  const NttTables tables = NttTables::build(static_cast<uint32_t>(log_n), primes);
+  const uint64_t* base = tables.words().data();
+  const NttTablesView host = tables.host_view();
+  auto* layout = new NttLayout();
+  layout->offsets.log_n = host.log_n;
+  layout->offsets.num_primes = host.num_primes;
+  layout->offsets.moduli = kernels::as_offset<Modulus>(host.moduli, base);
+  layout->offsets.forward = kernels::as_offset<uint64_t>(host.forward, base);
+  layout->offsets.inverse = kernels::as_offset<uint64_t>(host.inverse, base);
+  layout->offsets.scalars = kernels::as_offset<uint64_t>(host.scalars, base);
+  layout->words = tables.words().size();
+  napi_value external = make_external<NttLayout>(a.env(), layout, &kernels::delete_layout<NttLayout>);
+  std::vector<uint64_t> psi(primes.size());
+  for (std::size_t p = 0; p < primes.size(); ++p) psi[p] = tables.psi(static_cast<uint32_t>(p));
+  napi_value out = object(a.env());
+  set(a.env(), out, "words", kernels::biguint64_array(a.env(), base, tables.words().size()));
+  set(a.env(), out, "layout", external);
+  set(a.env(), out, "psi", kernels::biguint64_array(a.env(), psi.data(), psi.size()));
+  return out;
+}
+FHELIUM_BINDING("nttTablesBuild", ntt_tables_build)
+
+// The view of `layout` rebased on the table tensor at `ptr` holding `words` words.
+NttTablesView ntt_view(Args& a, std::size_t layout_arg, std::size_t ptr_arg, std::size_t words_arg) {
+  const NttLayout* layout = a.external<NttLayout>(layout_arg, "NTT tables (from nttTablesBuild)");
+  const auto* base = a.ptr<const uint64_t>(ptr_arg);
+  const int64_t words = a.i64(words_arg);
+  FHELIUM_CHECK(words >= 0 && static_cast<std::size_t>(words) >= layout->words, Argument,
+                "NTT kernels: the table tensor holds " + std::to_string(words) + " words, the tables need " +
+                    std::to_string(layout->words));
+  NttTablesView v = layout->offsets;
+  v.moduli = kernels::rebase(base, layout->offsets.moduli);
+  v.forward = kernels::rebase(base, layout->offsets.forward);
+  v.inverse = kernels::rebase(base, layout->offsets.inverse);
+  v.scalars = kernels::rebase(base, layout->offsets.scalars);
+  return v;
+}
+
+// nttForward / nttInverse(device, layout, tablesPtr, tablesWords, in, inBatchStride, out,
+//                         outBatchStride, batch, limbs, limbToPrime: Uint32Array)
+template <bool Forward>
+napi_value ntt_transform(Args& a) {
+  const int dev = a.i32(0);
+  const NttTablesView view = ntt_view(a, 1, 2, 3);
+  const auto* in = a.ptr<const uint64_t>(4);
+  const auto in_stride = static_cast<std::size_t>(a.i64(5));
+  auto* out = a.ptr<uint64_t>(6);
+  const auto out_stride = static_cast<std::size_t>(a.i64(7));
+  const auto batch = static_cast<std::size_t>(a.i64(8));
+  const auto limbs = static_cast<std::size_t>(a.i64(9));
+  const auto map = kernels::typed_array<uint32_t>(a, 10, napi_uint32_array, "a Uint32Array limb map");
+  FHELIUM_CHECK(map.length == limbs, Argument,
+                "NTT kernels: the limb map has " + std::to_string(map.length) + " entries for " + std::to_string(limbs) +
+                    " limbs");
+  if (dev == kCpuDevice) {
+    if (Forward) cpu::ntt_forward(in, in_stride, out, out_stride, batch, limbs, map.data, view);
+    else cpu::ntt_inverse(in, in_stride, out, out_stride, batch, limbs, map.data, view);
+  } else {
+#if FHELIUM_WITH_CUDA
+    if (Forward) cuda::ntt_forward(in, in_stride, out, out_stride, batch, limbs, map.data, view, cuda_stream(dev));
+    else cuda::ntt_inverse(in, in_stride, out, out_stride, batch, limbs, map.data, view, cuda_stream(dev));
+#else
+    cuda_not_built();
+#endif
+  }
+  return nullptr;
+}
+FHELIUM_BINDING("nttForward", ntt_transform<true>)
+FHELIUM_BINDING("nttInverse", ntt_transform<false>)
+
+}  // namespace
+}  // namespace fhelium::binding

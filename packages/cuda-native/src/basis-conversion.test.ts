@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+
+import { BasisConversionTables, basisConvert, modDownConstants, modDownFinish, modUp, modUpDigits } from './basis-conversion.js';
+import { crt, mod, nttPrimes, powMod, randomPoly } from './ckks-kernels.test-helpers.js';
+import { ShapeMismatchError, TensorArgumentError } from './errors.js';
+import { Tensor } from './tensor.js';
+
+const LOG_N = 10;
+const N = 1 << LOG_N;
+const Q = [...nttPrimes(60, LOG_N, 1), ...nttPrimes(40, LOG_N, 4)];
+const P = nttPrimes(61, LOG_N, 2);
+
+function limb(data: BigUint64Array, limbs: number, b: number, l: number, i: number): bigint {
+  return data[(b * limbs + l) * N + i]!;
+}
+
+/** Checks out_j ≡ x + u·A (mod b_j) for one u in [0, |A|) shared by every j, per coefficient. */
+function expectApproxConversion(input: BigUint64Array, src: readonly bigint[], out: BigUint64Array, dst: readonly bigint[], batch: number, coeffs: readonly number[]): void {
+  const A = src.reduce((a, b) => a * b, 1n);
+  for (let b = 0; b < batch; b++) {
+    for (const i of coeffs) {
+      const x = crt(src.map((_, l) => limb(input, src.length, b, l, i)), src);
+      const us = dst.map((q, j) => {
+        for (let u = 0n; u < BigInt(src.length); u++) if (mod(x + u * A, q) === limb(out, dst.length, b, j, i)) return u;
+        return -1n;
+      });
+      expect(us[0]).toBeGreaterThanOrEqual(0n);
+      expect(new Set(us).size).toBe(1);
+    }
+  }
+}
+
+describe('basisConvert (CPU)', () => {
+  it('converts Q -> P up to a small multiple of Q, per coefficient', () => {
+    using t = BasisConversionTables.build(Q, P);
+    expect([t.numSrc, t.numDst]).toEqual([Q.length, P.length]);
+    const data = randomPoly(Q, 2, N, 21n);
+    using a = Tensor.fromArray(data, { shape: [2, Q.length, N] });
+    using out = basisConvert(a, t);
+    expect(out.shape).toEqual([2, P.length, N]);
+    expectApproxConversion(data, Q, out.toArray() as BigUint64Array, P, 2, [0, 1, 17, N - 1]);
+  });
+
+  it('rejects a limb-count mismatch and repeated primes', () => {
+    using t = BasisConversionTables.build(Q, P);
+    using a = Tensor.empty([Q.length - 1, N], { dtype: 'uint64' });
+    expect(() => basisConvert(a, t)).toThrow(ShapeMismatchError);
+    expect(() => BasisConversionTables.build(Q, [Q[0]!])).toThrow(TensorArgumentError);
+  });
+});
+
+describe('modUp / modUpDigits (CPU)', () => {
+  it('copies the digit and converts every other limb of Q_l and P', () => {
+    const data = randomPoly(Q, 1, N, 22n);
+    using a = Tensor.fromArray(data, { shape: [Q.length, N] });
+    using t = BasisConversionTables.modUp(Q, P, 2, 4);
+    using out = modUp(a, t, 2);
+    expect(out.shape).toEqual([Q.length + P.length, N]);
+    const o = out.toArray() as BigUint64Array;
+    const digitPrimes = Q.slice(2, 4);
+    const others = [...Q.slice(0, 2), ...Q.slice(4), ...P];
+    const otherRows = [0, 1, 4, 5, 6];
+    for (const l of [2, 3]) expect(o.subarray(l * N, (l + 1) * N)).toEqual(data.subarray(l * N, (l + 1) * N));
+    const digitIn = new BigUint64Array(2 * N);
+    digitIn.set(data.subarray(2 * N, 4 * N));
+    const conv = new BigUint64Array(others.length * N);
+    otherRows.forEach((row, k) => conv.set(o.subarray(row * N, (row + 1) * N), k * N));
+    expectApproxConversion(digitIn, digitPrimes, conv, others, 1, [0, 3, N - 1]);
+  });
+
+  it('modUpDigits equals one modUp per digit', () => {
+    const data = randomPoly(Q, 1, N, 23n);
+    using a = Tensor.fromArray(data, { shape: [Q.length, N] });
+    const tables = [0, 2, 4].map((b) => BasisConversionTables.modUp(Q, P, b, Math.min(b + 2, Q.length)));
+    using all = modUpDigits(a, tables, 2);
+    expect(all.shape).toEqual([3, Q.length + P.length, N]);
+    tables.forEach((t, d) => {
+      using one = modUp(a, t, 2 * d);
+      using row = all.select(0, d);
+      expect(row.toArray()).toEqual(one.toArray());
+    });
+    expect(() => modUpDigits(a, tables.slice(0, 2), 2)).toThrow(/make 3 digits, got 2 tables/);
+    tables.forEach((t) => t.dispose());
+  });
+});
+
+describe('modDownFinish (CPU)', () => {
+  it('computes (x - conv) * P^-1 mod q_i on the first limbs of strided views', () => {
+    using constants = modDownConstants(Q, P);
+    expect(constants.shape).toEqual([Q.length, 3]);
+    const extended = [...Q, ...P];
+    const x = randomPoly(extended, 2, N, 24n);
+    const c = randomPoly(Q, 2, N, 25n);
+    using tx = Tensor.fromArray(x, { shape: [2, extended.length, N] });
+    using xq = tx.narrow(1, 0, Q.length);
+    using tc = Tensor.fromArray(c, { shape: [2, Q.length, N] });
+    using out = modDownFinish(xq, tc, constants);
+    const o = out.toArray() as BigUint64Array;
+    const Pp = P.reduce((a, b) => a * b, 1n);
+    for (let b = 0; b < 2; b++) {
+      Q.forEach((q, l) => {
+        const pInv = powMod(Pp % q, q - 2n, q);
+        for (const i of [0, 9, N - 1]) {
+          expect(o[(b * Q.length + l) * N + i]).toBe(mod((limb(x, extended.length, b, l, i) - limb(c, Q.length, b, l, i)) * pInv, q));
+        }
+      });
+    }
+  });
+});

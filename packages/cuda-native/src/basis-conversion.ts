@@ -1,0 +1,213 @@
+/**
+ * The basis conversions of hybrid key switching (csrc/cpu/basis_conversion.h,
+ * csrc/cuda/basis_conversion.h), on CPU and CUDA tensors with bit-identical results.
+ *
+ * Fast base conversion from basis A to B: out_j = Σ_i [x_i·â_i^-1]_{a_i}·(â_i mod b_j) mod b_j,
+ * congruent to x + u·A with 0 ≤ u < |A| (the approximate conversion hybrid key switching
+ * tolerates). Inputs are in COEFFICIENT form and reduced. ModDown is composed by the caller:
+ * inverse NTT of the P limbs, {@link basisConvert} P → Q_l, forward NTT, {@link modDownFinish}.
+ * CUDA calls are enqueued on the current stream; only outputs (when none are given) are allocated,
+ * through the caching allocator.
+ */
+import { type DeviceLike } from './device.js';
+import { ShapeMismatchError, TensorArgumentError } from './errors.js';
+import { formatShape } from './layout.js';
+import {
+  checkContiguousU64,
+  checkU64,
+  kernels,
+  KernelTables,
+  log2,
+  outputOperand,
+  polyGeometry,
+  primeArray,
+  sameDevice,
+  type BuiltTables,
+} from './kernel-checks.js';
+import { Tensor } from './tensor.js';
+
+/** Options of the table builders. */
+export interface BasisConversionTablesOptions {
+  /** Where the tables live (default `'cpu'`). */
+  device?: DeviceLike;
+}
+
+/**
+ * Tables of one fast base conversion (self-contained: they hold the moduli of both bases and are
+ * indexed by position, never through a limb map).
+ */
+export class BasisConversionTables extends KernelTables {
+  /** |A|: limbs read. */
+  readonly numSrc: number;
+  /** |B|: limbs written (for ModUp tables: the other Q_l primes, then P). */
+  readonly numDst: number;
+  /** For ModUp tables, the digit's limb range `[begin, end)` within Q_l; null for a plain conversion. */
+  readonly digit: readonly [number, number] | null;
+
+  private constructor(built: BuiltTables & { numSrc: number; numDst: number }, digit: readonly [number, number] | null, device?: DeviceLike) {
+    super(built, device);
+    this.numSrc = built.numSrc;
+    this.numDst = built.numDst;
+    this.digit = digit;
+  }
+
+  /**
+   * Conversion from `srcPrimes` to `dstPrimes` (in the given orders).
+   * @throws {TensorArgumentError} when a list is empty or too long, a value is not a prime below
+   *   2^62, or a prime repeats (the native message says which).
+   */
+  static build(srcPrimes: readonly (bigint | number)[], dstPrimes: readonly (bigint | number)[], options: BasisConversionTablesOptions = {}): BasisConversionTables {
+    const op = 'BasisConversionTables.build';
+    const built = kernels().basisConversionTablesBuild(primeArray(srcPrimes, 'srcPrimes', op), primeArray(dstPrimes, 'dstPrimes', op));
+    return new BasisConversionTables(built, null, options.device);
+  }
+
+  /**
+   * ModUp tables of one digit: `qPrimes` = Q_l in limb order, `pPrimes` = P, the digit = limbs
+   * `[digitBegin, digitEnd)` of Q_l. Source = the digit's primes; destination = the other Q_l
+   * primes in order, then P.
+   * @throws {TensorArgumentError} for an empty or out-of-range digit or bad primes.
+   */
+  static modUp(
+    qPrimes: readonly (bigint | number)[],
+    pPrimes: readonly (bigint | number)[],
+    digitBegin: number,
+    digitEnd: number,
+    options: BasisConversionTablesOptions = {},
+  ): BasisConversionTables {
+    const op = 'BasisConversionTables.modUp';
+    const q = primeArray(qPrimes, 'qPrimes', op);
+    if (!Number.isInteger(digitBegin) || !Number.isInteger(digitEnd) || digitBegin < 0 || digitEnd <= digitBegin || digitEnd > q.length) {
+      throw new TensorArgumentError(`${op}: expected 0 <= digitBegin < digitEnd <= ${q.length}, got [${String(digitBegin)}, ${String(digitEnd)})`);
+    }
+    const built = kernels().modUpTablesBuild(q, primeArray(pPrimes, 'pPrimes', op), digitBegin, digitEnd);
+    return new BasisConversionTables(built, Object.freeze([digitBegin, digitEnd] as const), options.device);
+  }
+}
+
+/** Options of the conversion kernels. */
+export interface BasisConversionOptions {
+  /** Output (exact shape, polynomial layout, same device, disjoint from the input). Default: a new tensor. */
+  out?: Tensor;
+}
+
+function checkTables(t: unknown, op: string): BasisConversionTables {
+  if (!(t instanceof BasisConversionTables)) throw new TensorArgumentError(`${op}: tables must be BasisConversionTables, got ${String(t)}`);
+  return t;
+}
+
+/**
+ * Fast base conversion of `a` (`[...batch, numSrc, N]`, coefficient form) to `[...batch, numDst, N]`.
+ * @throws {TensorArgumentError} (and subclasses) for a bad operand, table or output.
+ */
+export function basisConvert(a: Tensor, tables: BasisConversionTables, options: BasisConversionOptions = {}): Tensor {
+  const op = 'basisConvert';
+  checkU64(a, 'a', op);
+  checkTables(tables, op)._checkFor(a, op);
+  const g = polyGeometry(a, 'a', op);
+  if (g.limbs !== tables.numSrc) {
+    throw new ShapeMismatchError(`${op}: a has ${g.limbs} limbs but the tables convert from ${tables.numSrc}`);
+  }
+  const shape = [...a.shape.slice(0, -2), tables.numDst, g.n];
+  const { tensor: out, geometry: o } = outputOperand(options.out, shape, a, [a], false, op);
+  kernels().basisConvert(a._dev, tables._layout, tables.tensor._ptr, tables._words, a._ptr, g.batchStride, out._ptr, o.batchStride, g.batch, log2(g.n));
+  return out;
+}
+
+/**
+ * ModUp of one digit: `a` over Q_l (`[...batch, inLimbs, N]`, coefficient form), the digit being
+ * limbs `[digitBegin, digitBegin + numSrc)`. Returns `[...batch, numSrc + numDst, N]` over Q_l ∪ P:
+ * the digit's limbs copied, every other limb converted.
+ * @throws {TensorArgumentError} (and subclasses) for a bad operand, digit, table or output.
+ */
+export function modUp(a: Tensor, tables: BasisConversionTables, digitBegin: number, options: BasisConversionOptions = {}): Tensor {
+  const op = 'modUp';
+  checkU64(a, 'a', op);
+  checkTables(tables, op)._checkFor(a, op);
+  const g = polyGeometry(a, 'a', op);
+  if (!Number.isInteger(digitBegin) || digitBegin < 0 || digitBegin + tables.numSrc > g.limbs) {
+    throw new TensorArgumentError(`${op}: digitBegin must be an integer with digitBegin + ${tables.numSrc} <= ${g.limbs} limbs, got ${String(digitBegin)}`);
+  }
+  const shape = [...a.shape.slice(0, -2), tables.numSrc + tables.numDst, g.n];
+  const { tensor: out, geometry: o } = outputOperand(options.out, shape, a, [a], false, op);
+  kernels().modUp(a._dev, tables._layout, tables.tensor._ptr, tables._words, a._ptr, g.batchStride, g.limbs, digitBegin, out._ptr, o.batchStride, g.batch, log2(g.n));
+  return out;
+}
+
+/**
+ * ModUp of every digit of one polynomial in one call: `a` is `[inLimbs, N]` over Q_l (coefficient
+ * form); digit d is limbs `[d·digitSize, min((d+1)·digitSize, inLimbs))` and `tables[d]` its
+ * {@link BasisConversionTables.modUp}. Returns `[numDigits, inLimbs + |P|, N]`.
+ * @throws {TensorArgumentError} (and subclasses) when the tables do not tile the limbs as digits
+ *   of `digitSize`, or for a bad operand or output.
+ */
+export function modUpDigits(a: Tensor, tables: readonly BasisConversionTables[], digitSize: number, options: BasisConversionOptions = {}): Tensor {
+  const op = 'modUpDigits';
+  checkU64(a, 'a', op);
+  const g = polyGeometry(a, 'a', op);
+  if (g.batch !== 1) throw new ShapeMismatchError(`${op}: a must be one polynomial [limbs, N], got ${formatShape(a.shape)}`);
+  if (!Array.isArray(tables) || tables.length === 0) throw new TensorArgumentError(`${op}: tables must be a non-empty array`);
+  if (!Number.isInteger(digitSize) || digitSize < 1) throw new TensorArgumentError(`${op}: digitSize must be a positive integer, got ${String(digitSize)}`);
+  const numDigits = tables.length;
+  if (Math.ceil(g.limbs / digitSize) !== numDigits) {
+    throw new TensorArgumentError(`${op}: ${g.limbs} limbs in digits of ${digitSize} make ${Math.ceil(g.limbs / digitSize)} digits, got ${numDigits} tables`);
+  }
+  const outLimbs = tables[0] instanceof BasisConversionTables ? tables[0].numSrc + tables[0].numDst : 0;
+  const layouts = new Array<BasisConversionTables['_layout']>(numDigits);
+  const ptrs = new BigUint64Array(numDigits);
+  const words = new Float64Array(numDigits);
+  tables.forEach((t, d) => {
+    checkTables(t, `${op}: tables[${d}]`)._checkFor(a, op);
+    const size = Math.min((d + 1) * digitSize, g.limbs) - d * digitSize;
+    if (t.numSrc !== size || t.numSrc + t.numDst !== outLimbs) {
+      throw new TensorArgumentError(`${op}: tables[${d}] converts ${t.numSrc} -> ${t.numDst} limbs; digit ${d} needs ${size} -> ${outLimbs - size}`);
+    }
+    layouts[d] = t._layout;
+    ptrs[d] = t.tensor._ptr;
+    words[d] = t._words;
+  });
+  const { tensor: out, geometry: o } = outputOperand(options.out, [numDigits, outLimbs, g.n], a, [a], false, op);
+  kernels().modUpDigits(a._dev, layouts, ptrs, words, a._ptr, g.limbs, digitSize, out._ptr, o.batchStride, log2(g.n));
+  return out;
+}
+
+/**
+ * The ModDown constants for Q_l and P: a `[l+1, 3]` uint64 tensor of (q_i, [P^-1]_{q_i}, Shoup),
+ * the `constants` of {@link modDownFinish}.
+ * @throws {TensorArgumentError} for bad or repeated primes.
+ */
+export function modDownConstants(qPrimes: readonly (bigint | number)[], pPrimes: readonly (bigint | number)[], options: BasisConversionTablesOptions = {}): Tensor {
+  const op = 'modDownConstants';
+  const words = kernels().modDownConstantsBuild(primeArray(qPrimes, 'qPrimes', op), primeArray(pPrimes, 'pPrimes', op));
+  return Tensor.fromArray(words, { shape: [words.length / 3, 3], device: options.device });
+}
+
+/**
+ * `out_i = (x_i − conv_i)·P^-1 mod q_i` for the `limbs = constants.shape[0]` limbs of `x` and
+ * `conv` (both `[...batch, ≥limbs, N]` views; their first `limbs` limbs are used). Works in either
+ * domain. `out` may be `x` or `conv` exactly (in place).
+ * @throws {TensorArgumentError} (and subclasses) for bad operands, constants or output.
+ */
+export function modDownFinish(x: Tensor, conv: Tensor, constants: Tensor, options: BasisConversionOptions = {}): Tensor {
+  const op = 'modDownFinish';
+  checkU64(x, 'x', op);
+  checkU64(conv, 'conv', op);
+  checkContiguousU64(constants, 'constants', op);
+  sameDevice(conv, x, 'conv', 'x', op);
+  sameDevice(constants, x, 'constants', 'x', op);
+  if (constants.shape.length !== 2 || constants.shape[1] !== 3) {
+    throw new ShapeMismatchError(`${op}: constants must be shaped [limbs, 3] (modDownConstants), got ${formatShape(constants.shape)}`);
+  }
+  const limbs = constants.shape[0]!;
+  const gx = polyGeometry(x, 'x', op);
+  const gc = polyGeometry(conv, 'conv', op);
+  if (gx.limbs < limbs || gc.limbs < limbs || gx.batch !== gc.batch || gx.n !== gc.n) {
+    throw new ShapeMismatchError(
+      `${op}: x ${formatShape(x.shape)} and conv ${formatShape(conv.shape)} must have the same batch and N and at least ${limbs} limbs`,
+    );
+  }
+  const shape = [...x.shape.slice(0, -2), limbs, gx.n];
+  const { tensor: out, geometry: o } = outputOperand(options.out, shape, x, [x, conv], true, op);
+  kernels().modDownFinish(x._dev, x._ptr, gx.batchStride, conv._ptr, gc.batchStride, out._ptr, o.batchStride, gx.batch, limbs, log2(gx.n), constants._ptr);
+  return out;
+}

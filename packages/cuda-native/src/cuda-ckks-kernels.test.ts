@@ -1,0 +1,75 @@
+/** CPU vs CUDA bit equality of the CKKS kernel families (runs where CUDA is available). */
+import { expect } from 'vitest';
+
+import { automorphismCoeff, automorphismNtt } from './automorphism.js';
+import { BasisConversionTables, basisConvert, modDownConstants, modDownFinish, modUpDigits } from './basis-conversion.js';
+import { nttPrimes, randomPoly } from './ckks-kernels.test-helpers.js';
+import { keyswitchInnerProduct } from './keyswitch.js';
+import { modulusTable } from './modarith.js';
+import { NttTables, nttForward, nttInverse } from './ntt.js';
+import { RescaleTables, rescaleFinish, rescalePrepare } from './rescale.js';
+import { Tensor } from './tensor.js';
+import { describeCuda, itCuda } from './testing.js';
+
+const Q = [...nttPrimes(60, 14, 1), ...nttPrimes(40, 14, 5)];
+const P = nttPrimes(61, 14, 2);
+const FULL = [...Q, ...P];
+
+function same(cpu: Tensor, gpu: Tensor): void {
+  expect(gpu.toArray()).toEqual(cpu.toArray());
+}
+
+describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
+  for (const logN of [10, 12, 14, 16]) {
+    itCuda(`NTT forward/inverse and automorphisms at logN = ${logN}`, () => {
+      const n = 1 << logN;
+      const primes = [...nttPrimes(60, logN, 1), ...nttPrimes(40, logN, 3)];
+      const cpuT = NttTables.build(logN, primes);
+      const gpuT = NttTables.build(logN, primes, { device: 'cuda' });
+      const data = randomPoly(primes, 2, n, BigInt(logN));
+      const a = Tensor.fromArray(data, { shape: [2, primes.length, n] });
+      const ag = a.to('cuda');
+      const f = nttForward(a, cpuT);
+      const fg = nttForward(ag, gpuT);
+      same(f, fg);
+      same(nttInverse(f, cpuT), nttInverse(fg, gpuT));
+      same(automorphismNtt(f, 5), automorphismNtt(fg, 5));
+      const m = modulusTable(primes);
+      const mg = modulusTable(primes, { device: 'cuda' });
+      same(automorphismCoeff(a, 2 * n - 1, m), automorphismCoeff(ag, 2 * n - 1, mg));
+    });
+  }
+
+  itCuda('basis conversion, ModUp of every digit, ModDown finish, rescale and the key-switch inner product', () => {
+    const n = 1 << 14;
+    const data = randomPoly(Q, 1, n, 3n);
+    const a = Tensor.fromArray(data, { shape: [Q.length, n] });
+    const ag = a.to('cuda');
+    const conv = BasisConversionTables.build(Q, P);
+    const convG = BasisConversionTables.build(Q, P, { device: 'cuda' });
+    same(basisConvert(a, conv), basisConvert(ag, convG));
+    const digits = [0, 2, 4].map((b) => BasisConversionTables.modUp(Q, P, b, b + 2));
+    const digitsG = [0, 2, 4].map((b) => BasisConversionTables.modUp(Q, P, b, b + 2, { device: 'cuda' }));
+    const up = modUpDigits(a, digits, 2);
+    const upG = modUpDigits(ag, digitsG, 2);
+    same(up, upG);
+    const c = modDownConstants(Q, P);
+    const cg = modDownConstants(Q, P, { device: 'cuda' });
+    const x = up.select(0, 0).narrow(0, 0, Q.length);
+    const xg = upG.select(0, 0).narrow(0, 0, Q.length);
+    same(modDownFinish(x, a, c), modDownFinish(xg, ag, cg));
+    const r = RescaleTables.build(Q);
+    const rg = RescaleTables.build(Q, { device: 'cuda' });
+    const last = a.narrow(0, Q.length - 1, 1);
+    const lastG = ag.narrow(0, Q.length - 1, 1);
+    const t = rescalePrepare(last, r);
+    const tg = rescalePrepare(lastG, rg);
+    same(t, tg);
+    same(rescaleFinish(a, t, r), rescaleFinish(ag, tg, rg));
+    const keys = Tensor.fromArray(randomPoly(FULL, 3 * 2, n, 9n), { shape: [3, 2, FULL.length, n] });
+    const keysG = keys.to('cuda');
+    const m = modulusTable(FULL);
+    const mg = modulusTable(FULL, { device: 'cuda' });
+    same(keyswitchInnerProduct(up, keys, m), keyswitchInnerProduct(upG, keysG, mg));
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * The key-switching inner product (csrc/cpu/keyswitch.h, csrc/cuda/keyswitch.h), on CPU and CUDA
+ * tensors with bit-identical results:
+ *   out[c][l] = Σ_j digits[j][l] · keys[j][c][limbToPrime[l]]  mod q_{limbToPrime[l]},  c = 0, 1,
+ * for data in NTT form over an extended basis (Q_l ∪ P). CUDA calls are enqueued on the current
+ * stream; only the output (when none is given) is allocated, through the caching allocator.
+ */
+import { ShapeMismatchError, TensorArgumentError } from './errors.js';
+import { formatShape } from './layout.js';
+import { checkContiguousU64, kernels, limbMap, log2, outputOperand, polyGeometry, sameDevice } from './kernel-checks.js';
+import { Tensor } from './tensor.js';
+
+/** Options of {@link keyswitchInnerProduct}. */
+export interface KeyswitchOptions {
+  /** Key/moduli row of each limb (host array). Default: the identity. */
+  limbToPrime?: Uint32Array | readonly number[];
+  /** Output `[2, limbs, N]` (contiguous, same device, disjoint from digits and keys). Default: a new tensor. */
+  out?: Tensor;
+}
+
+/**
+ * `digits`: `[numDigits, limbs, N]` (contiguous, NTT form); `keys`: `[≥numDigits, 2, numPrimes, N]`
+ * (contiguous, over the full basis, row = prime index); `moduli`: `[numPrimes, 3]` (modulusTable
+ * of the full basis). Returns `[2, limbs, N]`.
+ * @throws {TensorArgumentError} (and subclasses) for bad shapes, devices, limb map or output.
+ */
+export function keyswitchInnerProduct(digits: Tensor, keys: Tensor, moduli: Tensor, options: KeyswitchOptions = {}): Tensor {
+  const op = 'keyswitchInnerProduct';
+  checkContiguousU64(digits, 'digits', op);
+  checkContiguousU64(keys, 'keys', op);
+  checkContiguousU64(moduli, 'moduli', op);
+  sameDevice(keys, digits, 'keys', 'digits', op);
+  sameDevice(moduli, digits, 'moduli', 'digits', op);
+  if (digits.shape.length !== 3) throw new ShapeMismatchError(`${op}: digits must be [numDigits, limbs, N], got ${formatShape(digits.shape)}`);
+  const g = polyGeometry(digits, 'digits', op);
+  const numDigits = digits.shape[0]!;
+  if (moduli.shape.length !== 2 || moduli.shape[1] !== 3) throw new ShapeMismatchError(`${op}: moduli must be [numPrimes, 3], got ${formatShape(moduli.shape)}`);
+  const numPrimes = moduli.shape[0]!;
+  if (keys.shape.length !== 4 || keys.shape[0]! < numDigits || keys.shape[1] !== 2 || keys.shape[2] !== numPrimes || keys.shape[3] !== g.n) {
+    throw new ShapeMismatchError(`${op}: keys must be [>=${numDigits}, 2, ${numPrimes}, ${g.n}], got ${formatShape(keys.shape)}`);
+  }
+  if (numDigits < 1) throw new TensorArgumentError(`${op}: need at least one digit`);
+  const map = limbMap(options.limbToPrime, g.limbs, numPrimes, op);
+  const { tensor: out, geometry: o } = outputOperand(options.out, [2, g.limbs, g.n], digits, [digits, keys], false, op);
+  if (o.batchStride !== g.limbs * g.n) throw new TensorArgumentError(`${op}: out must be contiguous`);
+  kernels().keyswitchInnerProduct(digits._dev, digits._ptr, numDigits, g.limbs, keys._ptr, map, moduli._ptr, numPrimes, log2(g.n), out._ptr);
+  return out;
+}

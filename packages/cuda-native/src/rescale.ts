@@ -1,0 +1,94 @@
+/**
+ * Rescale by the last prime q_l with rounding (csrc/cpu/rescale.h, csrc/cuda/rescale.h), on CPU and
+ * CUDA tensors with bit-identical results. For x over Q_l in NTT form the caller composes:
+ * inverse NTT of limb l, {@link rescalePrepare}, forward NTT of its output over q_0..q_{l-1},
+ * {@link rescaleFinish}; the result is round(x / q_l) over Q_{l-1}. CUDA calls are enqueued on the
+ * current stream; only outputs (when none are given) are allocated, through the caching allocator.
+ */
+import { type DeviceLike } from './device.js';
+import { ShapeMismatchError, TensorArgumentError } from './errors.js';
+import { formatShape } from './layout.js';
+import { checkU64, kernels, KernelTables, log2, outputOperand, polyGeometry, primeArray, sameDevice, type BuiltTables } from './kernel-checks.js';
+import { Tensor } from './tensor.js';
+
+/** Options of {@link RescaleTables.build}. */
+export interface RescaleTablesOptions {
+  /** Where the tables live (default `'cpu'`). */
+  device?: DeviceLike;
+}
+
+/** Constants of rescaling Q_l = (q_0..q_l) by q_l. */
+export class RescaleTables extends KernelTables {
+  /** l: limbs left after dropping q_l. */
+  readonly numDst: number;
+  /** The primes q_0..q_l. */
+  readonly primes: readonly bigint[];
+
+  private constructor(built: BuiltTables & { numDst: number }, primes: readonly bigint[], device?: DeviceLike) {
+    super(built, device);
+    this.numDst = built.numDst;
+    this.primes = Object.freeze([...primes]);
+  }
+
+  /**
+   * Tables for `primes` = (q_0, .., q_l), l ≥ 1, in limb order.
+   * @throws {TensorArgumentError} for fewer than 2 primes, or values that are not distinct primes below 2^62.
+   */
+  static build(primes: readonly (bigint | number)[], options: RescaleTablesOptions = {}): RescaleTables {
+    const op = 'RescaleTables.build';
+    const array = primeArray(primes, 'primes', op);
+    if (array.length < 2) throw new TensorArgumentError(`${op}: expected at least 2 primes (q_0..q_l, l >= 1), got ${array.length}`);
+    return new RescaleTables(kernels().rescaleTablesBuild(array), Array.from(array), options.device);
+  }
+}
+
+/** Options of the rescale kernels. */
+export interface RescaleOptions {
+  /** Output (exact shape, polynomial layout, same device). Default: a new tensor. */
+  out?: Tensor;
+}
+
+function checkTables(t: unknown, op: string): RescaleTables {
+  if (!(t instanceof RescaleTables)) throw new TensorArgumentError(`${op}: tables must be RescaleTables, got ${String(t)}`);
+  return t;
+}
+
+/**
+ * Step 2: from the last limb in coefficient form (`last`: `[...batch, 1, N]`), the correction
+ * t_i = ([x_l + h]_{q_l} mod q_i) − (h mod q_i) for i < l, coefficient form: `[...batch, l, N]`.
+ * `out` must not overlap `last`.
+ */
+export function rescalePrepare(last: Tensor, tables: RescaleTables, options: RescaleOptions = {}): Tensor {
+  const op = 'rescalePrepare';
+  checkU64(last, 'last', op);
+  checkTables(tables, op)._checkFor(last, op);
+  const g = polyGeometry(last, 'last', op);
+  if (g.limbs !== 1) throw new ShapeMismatchError(`${op}: last must hold one limb per batch element, got ${formatShape(last.shape)}`);
+  const shape = [...last.shape.slice(0, -2), tables.numDst, g.n];
+  const { tensor: out, geometry: o } = outputOperand(options.out, shape, last, [last], false, op);
+  kernels().rescalePrepare(last._dev, tables._layout, tables.tensor._ptr, tables._words, last._ptr, g.batchStride, out._ptr, o.batchStride, g.batch, log2(g.n));
+  return out;
+}
+
+/**
+ * Step 4: out_i = (x_i − t_i)·q_l^-1 mod q_i for i < l. `x`: `[...batch, ≥l, N]` (first l limbs
+ * used), `tNtt`: `[...batch, l, N]` in the domain of x. Returns `[...batch, l, N]`; `out` may be
+ * `x` (when it has exactly l limbs) or `tNtt` exactly.
+ */
+export function rescaleFinish(x: Tensor, tNtt: Tensor, tables: RescaleTables, options: RescaleOptions = {}): Tensor {
+  const op = 'rescaleFinish';
+  checkU64(x, 'x', op);
+  checkU64(tNtt, 'tNtt', op);
+  sameDevice(tNtt, x, 'tNtt', 'x', op);
+  checkTables(tables, op)._checkFor(x, op);
+  const gx = polyGeometry(x, 'x', op);
+  const gt = polyGeometry(tNtt, 'tNtt', op);
+  const l = tables.numDst;
+  if (gx.limbs < l || gt.limbs !== l || gx.batch !== gt.batch || gx.n !== gt.n) {
+    throw new ShapeMismatchError(`${op}: x ${formatShape(x.shape)} needs >= ${l} limbs and tNtt ${formatShape(tNtt.shape)} exactly ${l}, same batch and N`);
+  }
+  const shape = [...x.shape.slice(0, -2), l, gx.n];
+  const { tensor: out, geometry: o } = outputOperand(options.out, shape, x, [x, tNtt], true, op);
+  kernels().rescaleFinish(x._dev, tables._layout, tables.tensor._ptr, tables._words, x._ptr, gx.batchStride, tNtt._ptr, gt.batchStride, out._ptr, o.batchStride, gx.batch, log2(gx.n));
+  return out;
+}
