@@ -5,6 +5,7 @@
 //   node tools/build-native.mjs            CPU backend, plus CUDA when nvcc is found
 //   FHELIUM_BACKENDS=cpu node tools/...    CPU backend only
 //   FHELIUM_BUILD_SELFTEST=0                skip build/Release/kernel_selftest (CUDA builds only)
+//   FHELIUM_BUILD_FAKE_CUDA=0               skip build/Release/fhelium_native_fakecuda.node
 //
 // Exits non-zero with a clear message when cmake or a C++ compiler is missing.
 import { spawnSync } from 'node:child_process';
@@ -84,6 +85,7 @@ function cmakeJs(command) {
     String(parallel),
     `--CDFHELIUM_BACKENDS=${backends}`,
     `--CDFHELIUM_BUILD_SELFTEST=${process.env.FHELIUM_BUILD_SELFTEST === '0' ? 'OFF' : 'ON'}`,
+    `--CDFHELIUM_BUILD_FAKE_CUDA=${process.env.FHELIUM_BUILD_FAKE_CUDA === '0' ? 'OFF' : 'ON'}`,
   ];
   if (process.env.CMAKE) args.push(`--cmake-path=${process.env.CMAKE}`);
   if (process.env.FHELIUM_BUILD_VERBOSE !== '1') args.push('--log-level', 'warn');

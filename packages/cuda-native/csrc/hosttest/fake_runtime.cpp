@@ -1,21 +1,41 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <vector>
 
 #include "cuda_runtime_api.h"
+
+namespace {
+struct Work {
+  void (*fn)(void*);
+  void* state;
+  void (*destroy)(void*);
+  ~Work() {
+    if (destroy != nullptr) destroy(state);
+  }
+};
+using WorkList = std::vector<std::shared_ptr<Work>>;
+}  // namespace
 
 struct CUstream_st {
   bool busy = false;
   unsigned long long generation = 0;
   bool capturing = false;
   unsigned long long capture_id = 0;
+  WorkList captured;
 };
 struct CUevent_st {
   CUstream_st* stream = nullptr;
   unsigned long long generation = 0;
+  bool captured = false;
 };
-struct CUgraph_st {};
-struct CUgraphExec_st {};
+struct CUgraph_st {
+  WorkList work;
+};
+struct CUgraphExec_st {
+  WorkList work;
+};
 
 namespace {
 CUstream_st g_legacy;  // the legacy default stream (handle nullptr)
@@ -115,13 +135,14 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
 }
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   CUstream_st* s = resolve(stream);
-  if (s->capturing) return cudaErrorStreamCaptureUnsupported;  // the code under test must not do this
+  // Recorded into a graph: such an event cannot be queried or waited on by the host afterwards.
+  event->captured = s->capturing;
   event->stream = s->busy ? s : nullptr;
   event->generation = s->generation;
   return cudaSuccess;
 }
 cudaError_t cudaEventQuery(cudaEvent_t event) {
-  if (g_open_captures > 0) return cudaErrorStreamCaptureUnsupported;
+  if (g_open_captures > 0 || event->captured) return cudaErrorStreamCaptureUnsupported;
   if (event->stream == nullptr) return cudaSuccess;
   return event->stream->busy && event->stream->generation == event->generation ? cudaErrorNotReady : cudaSuccess;
 }
@@ -143,6 +164,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
   stream->capturing = false;
   --g_open_captures;
   *graph = new CUgraph_st();
+  (*graph)->work.swap(stream->captured);
   return cudaSuccess;
 }
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status) {
@@ -155,8 +177,9 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatu
   if (id != nullptr) *id = s->capturing ? s->capture_id : 0;
   return cudaSuccess;
 }
-cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t, unsigned long long) {
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long) {
   *exec = new CUgraphExec_st();
+  (*exec)->work = graph->work;
   return cudaSuccess;
 }
 cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
@@ -167,9 +190,57 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
   delete exec;
   return cudaSuccess;
 }
-cudaError_t cudaGraphLaunch(cudaGraphExec_t, cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
+  CUstream_st* s = resolve(stream);
+  if (s->capturing) return cudaErrorStreamCaptureUnsupported;
+  for (const auto& w : exec->work) w->fn(w->state);
+  return cudaSuccess;
+}
+
+namespace {
+struct CopyState {
+  void* dst;
+  const void* src;
+  size_t n;
+};
+void run_copy(void* p) {
+  auto* c = static_cast<CopyState*>(p);
+  std::memmove(c->dst, c->src, c->n);
+}
+void delete_copy(void* p) { delete static_cast<CopyState*>(p); }
+}  // namespace
+
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind, cudaStream_t stream) {
+  fake_cuda::enqueue(stream, &run_copy, new CopyState{dst, src, n}, &delete_copy);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpyPeerAsync(void* dst, int, const void* src, int, size_t n, cudaStream_t stream) {
+  return cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, stream);
+}
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t event, unsigned) {
+  return event->captured && g_open_captures == 0 ? cudaErrorStreamCaptureUnsupported : cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  if (g_open_captures > 0 || event->captured) return cudaErrorStreamCaptureUnsupported;
+  if (event->stream != nullptr) fake_cuda::finish(event->stream);
+  return cudaSuccess;
+}
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  if (start->captured || end->captured) return cudaErrorStreamCaptureUnsupported;
+  *ms = 0.001f;
+  return cudaSuccess;
+}
 
 namespace fake_cuda {
+void enqueue(cudaStream_t stream, void (*fn)(void*), void* state, void (*destroy)(void*)) {
+  std::shared_ptr<Work> work(new Work{fn, state, destroy});
+  CUstream_st* s = resolve(stream);
+  if (s->capturing) {
+    s->captured.push_back(std::move(work));
+  } else {
+    work->fn(work->state);
+  }
+}
 void set_busy(cudaStream_t stream) { resolve(stream)->busy = true; }
 void finish(cudaStream_t stream) {
   CUstream_st* s = resolve(stream);

@@ -2,12 +2,14 @@
 // graph capture (csrc/cuda/*.cpp), so their bookkeeping can be tested on a machine without a GPU.
 // Memory comes from malloc; a stream is "busy" until the test finishes it, and an event recorded
 // on a busy stream completes when that stream is finished; capture only tracks its status. It
-// models no kernels, copies or timing.
+// models no timing; copies and the kernels of csrc/hosttest/fake_kernels.cpp run on the host,
+// immediately or, while a stream is captured, into the graph that a launch replays.
 #pragma once
 
 #include <cstddef>
 
 #define FHELIUM_FAKE_CUDA_RUNTIME 1
+#define CUDART_VERSION 0
 
 enum cudaError {
   cudaSuccess = 0,
@@ -39,6 +41,14 @@ enum cudaStreamCaptureMode {
   cudaStreamCaptureModeGlobal = 0,
   cudaStreamCaptureModeThreadLocal = 1,
   cudaStreamCaptureModeRelaxed = 2,
+};
+
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4,
 };
 
 #define cudaEventDefault 0x00
@@ -81,9 +91,18 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsig
 cudaError_t cudaGraphDestroy(cudaGraph_t graph);
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec);
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, size_t n,
+                                cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags = 0);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 
 // Test controls.
 namespace fake_cuda {
+// Runs `work` now, or appends it to the graph being captured on `stream`; a replay runs the
+// captured work again. Work never runs concurrently, so streams are trivially ordered.
+void enqueue(cudaStream_t stream, void (*fn)(void*), void* state, void (*destroy)(void*));
 void set_busy(cudaStream_t stream);    // work queued on `stream` is not complete
 void finish(cudaStream_t stream);      // all work queued so far on `stream` completes
 size_t device_bytes();                 // bytes currently cudaMalloc'ed
