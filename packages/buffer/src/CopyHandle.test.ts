@@ -1,8 +1,9 @@
-import { Tensor } from '@fhelium/cuda-native';
+import { Tensor, type Event } from '@fhelium/cuda-native';
 import { describe, expect, it } from 'vitest';
 
 import * as api from './index.js';
-import { CopyHandle } from './CopyHandle.js';
+import { CopyHandle, createCopyHandle } from './CopyHandle.js';
+import { collectGarbage } from './testing/fakeExactValue.js';
 import { ReusableValueBuffer } from './ReusableValueBuffer.js';
 
 describe('CopyHandle', () => {
@@ -28,5 +29,53 @@ describe('CopyHandle', () => {
     expect(() => handle.waitOn('stream' as never)).toThrow(
       new TypeError('CopyHandle.waitOn: stream: expected a Stream of @fhelium/cuda-native, found "stream" (string)'),
     );
+  });
+});
+
+describe('CopyHandle ownership of submitted tensors (with a stand-in for the CUDA event)', () => {
+  /** An event stand-in whose completion the test controls: only query/synchronize are used. */
+  const fakeEvent = (): { complete: boolean; event: Event; syncs: number } => {
+    const state = { complete: false, syncs: 0, event: undefined as unknown as Event };
+    state.event = {
+      query: () => state.complete,
+      synchronize: () => {
+        state.syncs += 1;
+        state.complete = true;
+      },
+    } as unknown as Event;
+    return state;
+  };
+
+  const submit = (event: Event): { handle: CopyHandle; ref: WeakRef<Tensor> } => {
+    const sources = [Tensor.empty([1024])];
+    const handle = createCopyHandle({ event, device: 'cuda:0', bytesCopied: 4096, sources, stream: null, owner: {} });
+    const ref = new WeakRef(sources[0]!);
+    sources.length = 0;
+    return { handle, ref };
+  };
+
+  it('keeps the sources until done() observes completion, then releases them', async () => {
+    const state = fakeEvent();
+    const { handle, ref } = submit(state.event);
+    await collectGarbage();
+    expect(ref.deref() !== undefined).toBe(true);
+    expect(handle.done()).toBe(false);
+    expect(String(handle)).toBe('CopyHandle(cuda:0, 4096 bytes, not yet observed complete)');
+    state.complete = true;
+    expect(handle.done()).toBe(true);
+    await collectGarbage();
+    expect(ref.deref() === undefined).toBe(true);
+    expect(String(handle)).toBe('CopyHandle(cuda:0, 4096 bytes, complete)');
+  });
+
+  it('releases them after synchronize(), which waits once', async () => {
+    const state = fakeEvent();
+    const { handle, ref } = submit(state.event);
+    handle.synchronize();
+    handle.synchronize();
+    expect(state.syncs).toBe(1);
+    await collectGarbage();
+    expect(ref.deref() === undefined).toBe(true);
+    expect(handle.done()).toBe(true);
   });
 });

@@ -75,7 +75,8 @@ export class CopyHandle {
     this.event = init.event;
     this.device = init.device;
     this.bytesCopied = init.bytesCopied;
-    this.#sources = init.event === null ? null : init.sources;
+    // Its own array: whatever the creator later does with the one it passed cannot release them.
+    this.#sources = init.event === null ? null : init.sources.slice();
     this.#stream = init.stream;
     this.#owner = init.owner;
     Object.freeze(this);

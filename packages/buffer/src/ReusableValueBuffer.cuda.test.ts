@@ -227,28 +227,28 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     };
     const first = submit();
     await collectGarbage();
-    expect(first.ref.deref()).toBeDefined();
+    expect(first.ref.deref() !== undefined).toBe(true);
     first.handle.synchronize();
     await collectGarbage();
-    expect(first.ref.deref()).toBeUndefined();
+    expect(first.ref.deref() === undefined).toBe(true);
     expect(allEqual(buffer.value[0]!, 3)).toBe(true);
 
     // Dropping the handle too: the buffer keeps it until it observes completion.
     let ref = (() => submit().ref)();
     await collectGarbage();
-    expect(ref.deref()).toBeDefined();
+    expect(ref.deref() !== undefined).toBe(true);
     expect(buffer._inFlightCount).toBeGreaterThan(0);
     cuda.synchronize(DEVICE);
     buffer.copyFrom([bytes(4, 64 * MiB, 'cuda')]).synchronize();
     await collectGarbage();
-    expect(ref.deref()).toBeUndefined();
+    expect(ref.deref() === undefined).toBe(true);
 
     // close() waits for outstanding copies and releases their sources.
     ref = (() => submit().ref)();
     const closing = buffer;
     closing.close();
     await collectGarbage();
-    expect(ref.deref()).toBeUndefined();
+    expect(ref.deref() === undefined).toBe(true);
   });
 
   it('close waits for outstanding copies', () => {
