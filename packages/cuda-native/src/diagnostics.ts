@@ -7,6 +7,8 @@ export interface NativeInfo {
   readonly hasCuda: boolean;
   /** CUDART_VERSION the addon was compiled against (e.g. 13000), 0 without CUDA. */
   readonly cudaRuntimeVersion: number;
+  /** True for the test build whose CUDA backend runs on a host fake (fhelium_native_fakecuda.node). */
+  readonly fakeCudaRuntime: boolean;
 }
 
 /** What the loaded addon was built with. @throws {NativeLoadError} when it cannot be loaded. */

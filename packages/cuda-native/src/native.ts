@@ -20,7 +20,7 @@ export type NativeHandle<Kind extends string> = { readonly [handleBrand]: Kind }
 export interface NativeBinding {
   setErrorFactory(factory: (kind: string, message: string, code: number, name: string) => Error): void;
   noop(): void;
-  buildInfo(): { hasCuda: boolean; cudaRuntimeVersion: number };
+  buildInfo(): { hasCuda: boolean; cudaRuntimeVersion: number; fakeCudaRuntime: boolean };
   cudaStatus(): { available: boolean; deviceCount: number; reason: string; errorName: string };
   deviceName(device: number): string;
   deviceSynchronize(device: number): void;

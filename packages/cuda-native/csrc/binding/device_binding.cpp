@@ -13,10 +13,15 @@
 namespace fhelium::binding {
 namespace {
 
-// buildInfo(): { hasCuda, cudaRuntimeVersion, cudaArchitectures }
+// buildInfo(): { hasCuda, cudaRuntimeVersion, fakeCudaRuntime }
 napi_value build_info(Args& a) {
   napi_env env = a.env();
   napi_value o = object(env);
+#if defined(FHELIUM_FAKE_CUDA_RUNTIME)
+  set(env, o, "fakeCudaRuntime", boolean(env, true));
+#else
+  set(env, o, "fakeCudaRuntime", boolean(env, false));
+#endif
 #if FHELIUM_WITH_CUDA
   set(env, o, "hasCuda", boolean(env, true));
   set(env, o, "cudaRuntimeVersion", number(env, CUDART_VERSION));
