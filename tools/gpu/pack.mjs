@@ -5,7 +5,8 @@
 //   .gpu/node.xz              this machine's `node` binary, xz-compressed
 //   .gpu/node_modules.tar.xz  the runtime closure of the test tools (vitest, fast-check) and the
 //                             workspace links, not the build tools (nx, typescript, cmake-js)
-//   .gpu/build.tar.xz         every package's dist/ and the native addon built here with CUDA
+//   .gpu/build.tar.xz         every package's dist/, the native addon built here with CUDA and the
+//                             kernels' GPU self-test
 // Then, with the device tool: run `bash tools/gpu/remote.sh` with carry ['.gpu'] (see README).
 //
 // Usage: node tools/gpu/pack.mjs [--skip-build]
@@ -90,7 +91,10 @@ function main() {
   const builds = readdirSync(join(root, 'packages'))
     .map((name) => `packages/${name}/dist`)
     .filter((path) => existsSync(join(root, path)));
-  builds.push('packages/cuda-native/build/Release/fhelium_native.node');
+  for (const binary of ['fhelium_native.node', 'kernel_selftest']) {
+    const path = `packages/cuda-native/build/Release/${binary}`;
+    if (existsSync(join(root, path))) builds.push(path);
+  }
   say(`packing ${builds.join(', ')}`);
   run('tar', ['-cJf', join(out, 'build.tar.xz'), ...builds]);
 
