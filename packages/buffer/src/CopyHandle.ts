@@ -134,7 +134,7 @@ export class CopyHandle {
     this.#sources = null;
   }
 
-  /** `CopyHandle(cuda:0, 4096 bytes, in flight)`; does not query the GPU. */
+  /** `CopyHandle(cuda:0, 4096 bytes, complete)` or `… not yet observed complete`; does not query the GPU. */
   toString(): string {
     return `CopyHandle(${this.device}, ${this.bytesCopied} bytes, ${this.#sources === null ? 'complete' : 'not yet observed complete'})`;
   }

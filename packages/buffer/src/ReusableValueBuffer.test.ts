@@ -107,6 +107,25 @@ describe('ReusableValueBuffer.like on the CPU', () => {
     expect(buffer.nbytes).toBe(6 * 4);
   });
 
+  it('takes a single tensor or a single exact value as the whole tree', () => {
+    using one = ReusableValueBuffer.like(f32([1, 2]));
+    expect(one.value).toBe(one.value);
+    expect(read(one.value)).toEqual([1, 2]);
+    one.copyFrom(f32([3, 4]));
+    expect(read(one.value)).toEqual([3, 4]);
+    expect(one.signature.kind).toBe('tensor');
+
+    using ct = ReusableValueBuffer.like(new TestCiphertext(null, 4, u64([1, 2], [2]), u64([3, 4], [2])));
+    expect(ct.value).not.toBe(ct.value);
+    expect(ct.value.c0).toBe(ct.value.c0);
+    expect([ct.value.contextId, ct.value.level]).toEqual([null, 4]);
+    ct.copyFrom(new TestCiphertext(null, 4, u64([5, 6], [2]), u64([7, 8], [2])));
+    expect([read(ct.value.c0 as Tensor), read(ct.value.c1 as Tensor)]).toEqual([[5, 6], [7, 8]]);
+    expect(() => ct.copyFrom(new TestCiphertext('other', 4, u64([5, 6], [2]), u64([7, 8], [2])))).toThrow(
+      'source: contextId: expected null, found "other"',
+    );
+  });
+
   it('accepts an explicit CPU device', () => {
     using buffer = ReusableValueBuffer.like([f32([1])], { device: 'cpu', pinMemory: false });
     expect(buffer.device).toBe('cpu');
