@@ -10,3 +10,36 @@ export {
 } from './encoding/galois.js';
 export { coefficientsToRns, rnsToCoefficients, rnsToBigIntCoefficients } from './encoding/rns.js';
 export { CkksEncodingError } from './encoding/errors.js';
+// ── Engine: keys, encryption, evaluation, matrix-vector products ─────────────────────────────
+export {
+  CkksEngine,
+  type CkksEngineOptions,
+  type GenerateKeysOptions,
+  type CkksKeys,
+  type RotationKeys,
+  type EncodeOptions,
+} from './engine/CkksEngine.js';
+export {
+  matrixVector,
+  encodeMatrixDiagonals,
+  matrixVectorPlan,
+  matrixVectorRotationSteps,
+  tileVector,
+  type MatrixVectorOptions,
+  type MatrixVectorPlan,
+  type EncodedMatrixDiagonals,
+  type EncodeMatrixDiagonalsOptions,
+} from './engine/matrixVector.js';
+export {
+  CkksEngineError,
+  CkksArgumentError,
+  CkksContextMismatchError,
+  CkksLevelMismatchError,
+  CkksScaleMismatchError,
+  CkksKeyMismatchError,
+  CkksMissingKeyError,
+  CkksDomainError,
+  CkksDeviceMismatchError,
+} from './engine/errors.js';
+export { OsRandomSource, SeededRandomSource, type RandomSource } from './engine/random.js';
+export { ERROR_STANDARD_DEVIATION, ERROR_BOUND } from './engine/sampling.js';

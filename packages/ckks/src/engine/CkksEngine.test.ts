@@ -1,0 +1,185 @@
+/**
+ * Each engine operation against plaintext arithmetic on random inputs (CPU). Error bounds: with
+ * scale 2^40 a fresh encryption decodes within ~1e-9 of the input on these rings; every bound
+ * below leaves at least ~100x margin over what the noise analysis predicts, and would be violated
+ * by orders of magnitude by any wrong key, prime or index (errors then are ~1 or larger).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { CkksEngine, type CkksKeys } from './CkksEngine.js';
+
+function randomValues(n: number, seed: number, magnitude = 1): Float64Array {
+  let x = seed >>> 0 || 1;
+  return Float64Array.from({ length: n }, () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (((x >>> 0) / 2 ** 32) * 2 - 1) * magnitude;
+  });
+}
+
+function maxError(got: ArrayLike<number>, expected: (i: number) => number): number {
+  let m = 0;
+  for (let i = 0; i < got.length; i++) m = Math.max(m, Math.abs(got[i]! - expected(i)));
+  return m;
+}
+
+describe('CkksEngine on test-n10-l3 (CPU)', () => {
+  let engine: CkksEngine;
+  let keys: CkksKeys;
+  const rotations = [1, 2, 4, 8, 16, 32, 64, 128, 256, -1, -2, -5, 3, 511];
+  beforeAll(() => {
+    engine = CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, seed: 'engine-tests' });
+    keys = engine.generateKeys({ rotations, conjugation: true });
+  });
+
+  const n = 512;
+  const x = randomValues(n, 1);
+  const y = randomValues(n, 2);
+  const dec = (ct: Parameters<CkksEngine['decrypt']>[0]) => engine.decode(engine.decrypt(ct, keys.secretKey));
+
+  it('keys carry the secret key id and the expected shapes', () => {
+    const id = keys.secretKey.keyId;
+    expect(keys.publicKey.keyId).toBe(id);
+    expect(keys.relinearizationKey.keyId).toBe(id);
+    expect(keys.conjugationKey?.keyId).toBe(id);
+    expect(keys.secretKey.data.shape).toEqual([1, 5, 1024]);
+    expect(keys.publicKey.data.shape).toEqual([2, 4, 1024]);
+    expect(keys.relinearizationKey.data.shape).toEqual([4, 2, 5, 1024]);
+    expect([...keys.rotationKeys.keys()]).toEqual(rotations);
+    expect(keys.rotationKeys.get(-1)!.galoisElement).toBe(keys.rotationKeys.get(511)!.galoisElement);
+    expect(keys.rotationKeys.get(1)!.steps).toBe(1);
+  });
+
+  it('encode/decode round trip (real and complex) within 1e-9', () => {
+    expect(maxError(engine.decode(engine.encode(x)), (i) => x[i]!)).toBeLessThan(1e-9);
+    const z = engine.decodeComplex(engine.encode({ re: x, im: y }, { level: 1 }));
+    expect(maxError(z.re, (i) => x[i]!)).toBeLessThan(1e-9);
+    expect(maxError(z.im, (i) => y[i]!)).toBeLessThan(1e-9);
+  });
+
+  it('encrypt with the public or the secret key, at every level, decrypts within 1e-7', () => {
+    for (let level = 0; level <= 3; level++) {
+      const pt = engine.encode(x, { level });
+      for (const key of [keys.publicKey, keys.secretKey]) {
+        const ct = engine.encrypt(pt, key);
+        expect([ct.level, ct.scale, ct.components]).toEqual([level, 2 ** 40, 2]);
+        expect(maxError(dec(ct), (i) => x[i]!)).toBeLessThan(1e-7);
+      }
+    }
+  });
+
+  it('add, sub, negate, addPlain, multiplyPlain within 1e-7', () => {
+    const cx = engine.encrypt(engine.encode(x), keys.publicKey);
+    const cy = engine.encrypt(engine.encode(y), keys.publicKey);
+    expect(maxError(dec(engine.add(cx, cy)), (i) => x[i]! + y[i]!)).toBeLessThan(1e-7);
+    expect(maxError(dec(engine.sub(cx, cy)), (i) => x[i]! - y[i]!)).toBeLessThan(1e-7);
+    expect(maxError(dec(engine.negate(cx)), (i) => -x[i]!)).toBeLessThan(1e-7);
+    expect(maxError(dec(engine.addPlain(cx, engine.encode(y))), (i) => x[i]! + y[i]!)).toBeLessThan(1e-7);
+    const prod = engine.rescale(engine.multiplyPlain(cx, engine.encode(y)));
+    expect(prod.level).toBe(2);
+    expect(maxError(dec(prod), (i) => x[i]! * y[i]!)).toBeLessThan(1e-7);
+  });
+
+  it('multiply gives 3 components that decrypt directly; relinearize + rescale within 1e-7', () => {
+    const cx = engine.encrypt(engine.encode(x), keys.publicKey);
+    const cy = engine.encrypt(engine.encode(y), keys.secretKey);
+    const three = engine.multiply(cx, cy);
+    expect(three.components).toBe(3);
+    expect(three.scale).toBe(2 ** 80);
+    const direct = engine.decode(engine.decrypt(three, keys.secretKey));
+    expect(maxError(direct, (i) => x[i]! * y[i]!)).toBeLessThan(1e-7);
+    const relin = engine.relinearize(three, keys.relinearizationKey);
+    expect(relin.components).toBe(2);
+    const r = engine.rescale(relin);
+    expect(r.level).toBe(2);
+    expect(r.scale).toBe(2 ** 80 / Number(engine.parameters.qPrimes[3]!));
+    expect(maxError(dec(r), (i) => x[i]! * y[i]!)).toBeLessThan(1e-7);
+    // Adding a 3-component and a 2-component ciphertext keeps 3 components.
+    expect(maxError(engine.decode(engine.decrypt(engine.add(three, engine.multiplyPlain(cx, engine.encode(y, { scale: 2 ** 40 }))), keys.secretKey)), (i) => 2 * x[i]! * y[i]!)).toBeLessThan(1e-7);
+  });
+
+  it('rotates by every power of two, by negative steps and by steps ≡ 0 (a copy), within 1e-6', () => {
+    const cx = engine.encrypt(engine.encode(x), keys.publicKey);
+    for (const k of rotations) {
+      const r = engine.rotate(cx, k, keys.rotationKeys);
+      expect(maxError(dec(r), (i) => x[(((i + k) % n) + n) % n]!)).toBeLessThan(1e-6);
+    }
+    expect(maxError(dec(engine.rotate(cx, 512, keys.rotationKeys)), (i) => x[i]!)).toBeLessThan(1e-7);
+  });
+
+  it('rotateMany (hoisted) equals rotate one by one, within 1e-6, and works at lower levels', () => {
+    const cx = engine.encrypt(engine.encode(x, { level: 1 }), keys.publicKey);
+    const steps = [0, 1, -1, 4, 256, 3];
+    const many = engine.rotateMany(cx, steps, [...keys.rotationKeys.values()]);
+    steps.forEach((k, j) => {
+      expect(maxError(dec(many[j]!), (i) => x[(((i + k) % n) + n) % n]!)).toBeLessThan(1e-6);
+    });
+  });
+
+  it('conjugates complex slots within 1e-6', () => {
+    const ct = engine.encrypt(engine.encode({ re: x, im: y }), keys.publicKey);
+    const z = engine.decodeComplex(engine.decrypt(engine.conjugate(ct, keys.conjugationKey!), keys.secretKey));
+    expect(maxError(z.re, (i) => x[i]!)).toBeLessThan(1e-6);
+    expect(maxError(z.im, (i) => -y[i]!)).toBeLessThan(1e-6);
+  });
+
+  it('dropLevel keeps the message and the scale', () => {
+    const cx = engine.encrypt(engine.encode(x), keys.publicKey);
+    const d = engine.dropLevel(cx, 1);
+    expect([d.level, d.scale]).toEqual([1, cx.scale]);
+    expect(maxError(dec(d), (i) => x[i]!)).toBeLessThan(1e-7);
+  });
+
+  it('the same seed gives the same keys and ciphertexts; no seed gives fresh ones', () => {
+    const again = CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, seed: 'engine-tests' });
+    const k2 = again.generateKeys({ rotations, conjugation: true });
+    expect(k2.secretKey.data.toArray()).toEqual(keys.secretKey.data.toArray());
+    expect(k2.rotationKeys.get(3)!.data.toArray()).toEqual(keys.rotationKeys.get(3)!.data.toArray());
+    expect(k2.secretKey.keyId).not.toBe(keys.secretKey.keyId);
+    const [e1, e2] = [1, 2].map(() => CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, seed: 'ct' }));
+    const [c1, c2] = [e1!, e2!].map((e) => e.encrypt(e.encode(x), e.generateKeys().publicKey));
+    expect(c1!.data.toArray()).toEqual(c2!.data.toArray());
+    const fresh = CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true });
+    expect(fresh.seeded).toBe(false);
+    expect(fresh.generateKeys().secretKey.data.toArray()).not.toEqual(keys.secretKey.data.toArray());
+  });
+});
+
+describe('multiplication chain on test-n12-l7 (CPU)', () => {
+  it('multiplies, relinearizes and rescales down to level 0 within 1e-5', () => {
+    const engine = CkksEngine.create({ preset: 'test-n12-l7', allowInsecure: true, seed: 'chain' });
+    const keys = engine.generateKeys();
+    const n = engine.slots;
+    const x = randomValues(n, 3);
+    const factors = Array.from({ length: 7 }, (_, k) => randomValues(n, 10 + k).map((v) => 1 + v / 4));
+    let ct = engine.encrypt(engine.encode(x), keys.publicKey);
+    const expected = Float64Array.from(x);
+    for (const [k, f] of factors.entries()) {
+      const cf = engine.encrypt(engine.encode(f, { level: ct.level, scale: ct.scale }), keys.publicKey);
+      const next = engine.rescale(engine.multiplyRelinearize(ct, cf, keys.relinearizationKey));
+      ct.dispose();
+      ct = next;
+      for (let i = 0; i < n; i++) expected[i]! *= f[i]!;
+      expect(ct.level).toBe(6 - k);
+      expect(maxError(engine.decode(engine.decrypt(ct, keys.secretKey)), (i) => expected[i]!)).toBeLessThan(1e-5);
+    }
+    expect(ct.level).toBe(0);
+  });
+});
+
+describe('benchmark set n14-l7 (CPU)', () => {
+  it('encrypts, multiplies, relinearizes, rescales and rotates within 1e-6', () => {
+    const engine = CkksEngine.create({ preset: 'n14-l7', seed: 'n14' });
+    const keys = engine.generateKeys({ rotations: [1] });
+    const n = engine.slots;
+    const x = randomValues(n, 5);
+    const y = randomValues(n, 6);
+    const cx = engine.encrypt(engine.encode(x), keys.publicKey);
+    const cy = engine.encrypt(engine.encode(y), keys.publicKey);
+    const prod = engine.rescale(engine.multiplyRelinearize(cx, cy, keys.relinearizationKey));
+    expect(maxError(engine.decode(engine.decrypt(prod, keys.secretKey)), (i) => x[i]! * y[i]!)).toBeLessThan(1e-6);
+    const rot = engine.rotate(prod, 1, keys.rotationKeys);
+    expect(maxError(engine.decode(engine.decrypt(rot, keys.secretKey)), (i) => x[(i + 1) % n]! * y[(i + 1) % n]!)).toBeLessThan(1e-6);
+  });
+});

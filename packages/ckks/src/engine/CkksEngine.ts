@@ -1,0 +1,819 @@
+/**
+ * The CKKS engine: keys, encoding, encryption and homomorphic evaluation on one device (CPU or
+ * CUDA), over the native kernels of `@fhelium/cuda-native`.
+ *
+ * Representation: every ciphertext, plaintext and key the engine makes is in NTT form; a ciphertext
+ * at level l is `[components, l+1, N]` over q_0..q_l. Tables are built once in
+ * {@link CkksEngine.create}; operations only enqueue kernels and allocate through the caching
+ * allocator, so a sequence of them can be captured in a CUDA Graph (except {@link encrypt},
+ * {@link encode} and key generation, which upload host-sampled data, and {@link decode}, which
+ * reads back).
+ *
+ * Exactness: every operation checks the context id, device, level, scale, domain, components and
+ * key id of its operands and throws a named error (see `./errors.js`) naming both sides. Scales
+ * are float64 and compared exactly: add/sub need equal scales; multiply multiplies them; rescale
+ * divides by the dropped prime.
+ */
+import {
+  addMod,
+  automorphismNtt,
+  mulMod,
+  negMod,
+  nttForward,
+  nttInverse,
+  rescaleFinish,
+  rescalePrepare,
+  subMod,
+  Tensor,
+  type NttTables,
+  type RescaleTables,
+} from '@fhelium/cuda-native';
+import {
+  Ciphertext,
+  CkksParameters,
+  ConjugationKey,
+  Plaintext,
+  PublicKey,
+  RelinearizationKey,
+  RotationKey,
+  SecretKey,
+} from '@fhelium/ckks-values';
+
+import { CkksEncoder, type ComplexSlots, type SlotValues } from '../encoding/CkksEncoder.js';
+import { galoisElementForConjugation, galoisElementForRotation } from '../encoding/galois.js';
+import { coefficientsToRns, rnsToCoefficients } from '../encoding/rns.js';
+import {
+  checkBelongs,
+  checkCiphertext,
+  checkComponents,
+  checkPlaintext,
+  describe,
+  sameKey,
+  sameLevel,
+  sameScale,
+} from './checks.js';
+import { CkksArgumentError, CkksKeyMismatchError, CkksLevelMismatchError, CkksMissingKeyError } from './errors.js';
+import {
+  generatePublicKeyData,
+  generateSecret,
+  generateSwitchingKeyData,
+  secretAutomorphism,
+  secretSquared,
+  smallPolyNtt,
+  uniformPoly,
+  type KeyGenContext,
+} from './keyGeneration.js';
+import { keySwitch, keySwitchDigits, modUpToDigits } from './keySwitch.js';
+import { OsRandomSource, SeededRandomSource, type RandomSource } from './random.js';
+import { sampleGaussian, sampleTernary } from './sampling.js';
+import { Scope } from './scope.js';
+import { EngineTables } from './tables.js';
+
+/** Options of {@link CkksEngine.create}: exactly one of `preset` and `parameters`. */
+export interface CkksEngineOptions {
+  /** A preset name of `@fhelium/ckks-values` (`'n14-l7'`, `'test-n10-l3'`...). */
+  readonly preset?: string;
+  /** Explicit parameters. */
+  readonly parameters?: CkksParameters;
+  /** `'cpu'` (default), `'cuda'` or `'cuda:i'`. */
+  readonly device?: string;
+  /** Accept an insecure preset (test presets). For tests only. */
+  readonly allowInsecure?: boolean;
+  /**
+   * Makes every key, mask and error reproducible (AES-256-CTR keystream over the seed). FOR TESTS
+   * ONLY: anyone who knows the seed can decrypt. Default: the OS CSPRNG.
+   */
+  readonly seed?: string | number | bigint | Uint8Array;
+}
+
+/** Options of {@link CkksEngine.generateKeys}. */
+export interface GenerateKeysOptions {
+  /** Rotation steps to make keys for (negative = right). Default none. */
+  readonly rotations?: readonly number[];
+  /** Also make the conjugation key. Default false. */
+  readonly conjugation?: boolean;
+}
+
+/** What {@link CkksEngine.generateKeys} returns. */
+export interface CkksKeys {
+  readonly secretKey: SecretKey;
+  readonly publicKey: PublicKey;
+  readonly relinearizationKey: RelinearizationKey;
+  /** One key per requested step (keyed by the step as given). */
+  readonly rotationKeys: Map<number, RotationKey>;
+  /** Present when `conjugation: true` was asked. */
+  readonly conjugationKey?: ConjugationKey;
+}
+
+/** Rotation keys as {@link CkksEngine.rotate} accepts them. */
+export type RotationKeys = ReadonlyMap<number, RotationKey> | readonly RotationKey[] | RotationKey;
+
+/** Options of {@link CkksEngine.encode}. */
+export interface EncodeOptions {
+  /** Level of the plaintext (default: the top level L). */
+  readonly level?: number;
+  /** Scale Δ (default: the parameters' default scale). */
+  readonly scale?: number;
+}
+
+function checkLevelOption(p: CkksParameters, level: unknown, op: string): number {
+  if (typeof level !== 'number' || !Number.isInteger(level) || level < 0 || level > p.maxLevel) {
+    throw new CkksArgumentError(`${op}: level must be an integer in [0, ${p.maxLevel}], got ${String(level)}`);
+  }
+  return level;
+}
+
+/** See the file comment. Create with {@link CkksEngine.create}; release with {@link dispose}. */
+export class CkksEngine {
+  /** The parameter set. */
+  readonly parameters: CkksParameters;
+  /** The device every value of this engine lives on (`'cpu'`, `'cuda:0'`...). */
+  readonly device: string;
+  /** The slot encoder of the ring. */
+  readonly encoder: CkksEncoder;
+  /** Whether randomness is seeded (reproducible, tests only). */
+  readonly seeded: boolean;
+  /** @internal */
+  readonly _tables: EngineTables;
+  readonly #random: RandomSource;
+  #disposed = false;
+
+  private constructor(parameters: CkksParameters, device: string, random: RandomSource) {
+    this.parameters = parameters;
+    this.encoder = new CkksEncoder(parameters.logN);
+    this.#random = random;
+    this.seeded = random.deterministic;
+    // Canonical device string: what tensors report ('cpu', 'cuda:0').
+    const probe = Tensor.empty([1], { dtype: 'uint64', device });
+    this.device = probe.device;
+    probe.dispose();
+    this._tables = new EngineTables(parameters, this.device);
+  }
+
+  /**
+   * Builds the engine: validates the options, builds and uploads every table.
+   * @throws {CkksArgumentError} for bad options (both or neither of preset/parameters, a bad seed).
+   * @throws `UnknownPresetError` / `InsecureParametersError` from `@fhelium/ckks-values`, and the
+   *   device errors of `@fhelium/cuda-native` (e.g. CUDA unavailable).
+   */
+  static create(options: CkksEngineOptions): CkksEngine {
+    if (options === null || typeof options !== 'object') throw new CkksArgumentError(`CkksEngine.create: expected an options object, got ${describe(options)}`);
+    const { preset, parameters } = options;
+    if ((preset === undefined) === (parameters === undefined)) {
+      throw new CkksArgumentError('CkksEngine.create: pass exactly one of { preset } and { parameters }');
+    }
+    let params: CkksParameters;
+    if (preset !== undefined) {
+      if (typeof preset !== 'string') throw new CkksArgumentError(`CkksEngine.create: preset must be a string, got ${describe(preset)}`);
+      params = CkksParameters.fromPreset(preset, { allowInsecure: options.allowInsecure === true });
+    } else {
+      if (!(parameters instanceof CkksParameters)) {
+        throw new CkksArgumentError(`CkksEngine.create: parameters must be a CkksParameters, got ${describe(parameters)}`);
+      }
+      params = parameters;
+    }
+    const device = options.device ?? 'cpu';
+    if (typeof device !== 'string') throw new CkksArgumentError(`CkksEngine.create: device must be a string such as 'cpu' or 'cuda:0', got ${describe(device)}`);
+    const random = options.seed === undefined ? new OsRandomSource() : new SeededRandomSource(options.seed);
+    return new CkksEngine(params, device, random);
+  }
+
+  /** Top level L. */
+  get maxLevel(): number {
+    return this.parameters.maxLevel;
+  }
+
+  /** Complex slots per ciphertext: N/2. */
+  get slots(): number {
+    return this.parameters.slots;
+  }
+
+  private get keyGen(): KeyGenContext {
+    return { parameters: this.parameters, device: this.device, tables: this._tables, random: this.#random };
+  }
+
+  private live(op: string): void {
+    if (this.#disposed) throw new CkksArgumentError(`${op}: the engine was disposed`);
+  }
+
+  // ── Keys ──────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * A fresh secret key (ternary) with its public key, relinearization key, one rotation key per
+   * requested step and, when asked, the conjugation key. All carry the secret key's `keyId`.
+   * @throws {CkksArgumentError} for steps that are not safe integers or are multiples of N/2
+   *   (the identity, which needs no key).
+   */
+  generateKeys(options: GenerateKeysOptions = {}): CkksKeys {
+    const op = 'generateKeys';
+    this.live(op);
+    const rotations = options.rotations ?? [];
+    if (!Array.isArray(rotations)) throw new CkksArgumentError(`${op}: rotations must be an array of integers, got ${describe(rotations)}`);
+    const steps = rotations.map((k, i) => {
+      if (typeof k !== 'number' || !Number.isSafeInteger(k)) throw new CkksArgumentError(`${op}: rotations[${i}] must be a safe integer, got ${describe(k)}`);
+      if (galoisElementForRotation(k, this.parameters.logN) === 1) {
+        throw new CkksArgumentError(`${op}: rotations[${i}] = ${k} is a multiple of the ${this.slots} slots (the identity); it needs no key`);
+      }
+      return k;
+    });
+    const made: { dispose(): void }[] = [];
+    const keep = <T extends { dispose(): void }>(x: T): T => {
+      made.push(x);
+      return x;
+    };
+    try {
+      const ctx = this.keyGen;
+      const p = this.parameters;
+      const secretData = generateSecret(ctx);
+      const secretKey = keep(new SecretKey({ parameters: p, data: secretData, basis: 'QP', domain: 'ntt', level: p.maxLevel }));
+      const keyId = secretKey.keyId;
+      const publicKey = keep(new PublicKey({ parameters: p, data: generatePublicKeyData(ctx, secretData), basis: 'Q', domain: 'ntt', keyId, level: p.maxLevel }));
+      const s2 = secretSquared(ctx, secretData);
+      let rlkData: Tensor;
+      try {
+        rlkData = generateSwitchingKeyData(ctx, secretData, s2);
+      } finally {
+        s2.dispose();
+      }
+      const relinearizationKey = keep(new RelinearizationKey({ parameters: p, data: rlkData, domain: 'ntt', keyId }));
+      const byElement = new Map<number, RotationKey>();
+      const rotationKeys = new Map<number, RotationKey>();
+      for (const k of steps) {
+        const g = galoisElementForRotation(k, p.logN);
+        let key = byElement.get(g);
+        if (key === undefined) {
+          key = keep(this.switchingKey(secretData, g, (data) => new RotationKey({ parameters: p, data, domain: 'ntt', keyId, galoisElement: g })));
+          byElement.set(g, key);
+        }
+        rotationKeys.set(k, key);
+      }
+      const conjugationKey =
+        options.conjugation === true
+          ? keep(this.switchingKey(secretData, galoisElementForConjugation(p.logN), (data) => new ConjugationKey({ parameters: p, data, domain: 'ntt', keyId })))
+          : undefined;
+      return conjugationKey === undefined
+        ? { secretKey, publicKey, relinearizationKey, rotationKeys }
+        : { secretKey, publicKey, relinearizationKey, rotationKeys, conjugationKey };
+    } catch (error) {
+      for (const x of made) x.dispose();
+      throw error;
+    }
+  }
+
+  private switchingKey<T>(secret: Tensor, galoisElement: number, wrap: (data: Tensor) => T): T {
+    const ctx = this.keyGen;
+    const target = secretAutomorphism(ctx, secret, galoisElement);
+    let data: Tensor;
+    try {
+      data = generateSwitchingKeyData(ctx, secret, target);
+    } finally {
+      target.dispose();
+    }
+    try {
+      return wrap(data);
+    } catch (error) {
+      data.dispose();
+      throw error;
+    }
+  }
+
+  // ── Encoding ──────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Encodes up to N/2 real values (or `{ re, im }` complex values) into a plaintext in NTT form at
+   * `level` (default L) and `scale` (default Δ). Missing slots are zero.
+   * @throws {CkksArgumentError} for a bad level or scale; `CkksEncodingError` for bad values.
+   */
+  encode(values: SlotValues, options: EncodeOptions = {}): Plaintext {
+    const op = 'encode';
+    this.live(op);
+    const p = this.parameters;
+    const level = checkLevelOption(p, options.level ?? p.maxLevel, op);
+    const scale = options.scale ?? p.defaultScale;
+    if (typeof scale !== 'number' || !Number.isFinite(scale) || scale < 1) {
+      throw new CkksArgumentError(`${op}: scale must be a finite number >= 1, got ${String(scale)}`);
+    }
+    const coefficients = this.encoder.encodeToCoefficients(values, scale);
+    const primes = p.qPrimes.slice(0, level + 1);
+    const data = Tensor.fromArray(coefficientsToRns(coefficients, primes), { shape: [1, level + 1, p.ringDegree], device: this.device });
+    try {
+      nttForward(data, this._tables.ntt, { limbToPrime: this._tables.levels[level]!.qMap, out: data });
+      return new Plaintext({ parameters: p, data, level, scale, domain: 'ntt' });
+    } catch (error) {
+      data.dispose();
+      throw error;
+    }
+  }
+
+  /**
+   * The slot values of a plaintext (real parts, as a Float64Array of N/2 values). Synchronizes the
+   * device (reads the residues back). Use {@link decodeComplex} for the imaginary parts.
+   */
+  decode(pt: Plaintext): Float64Array {
+    return this.decodeComplex(pt).re;
+  }
+
+  /** The complex slot values of a plaintext. */
+  decodeComplex(pt: Plaintext): ComplexSlots {
+    const op = 'decode';
+    this.live(op);
+    checkPlaintext(this, pt, op, 'pt', null);
+    const p = this.parameters;
+    const used = Math.min(2, pt.level + 1) as 1 | 2;
+    const scope = new Scope();
+    try {
+      const head = scope.narrow(pt.data, 1, 0, used);
+      const coeff = pt.domain === 'ntt' ? scope.add(nttInverse(head, this._tables.ntt, { limbToPrime: this._tables.levels[used - 1]!.qMap })) : head;
+      const residues = coeff.toArray() as BigUint64Array;
+      const coefficients = rnsToCoefficients(residues, p.qPrimes.slice(0, used), used);
+      return this.encoder.decodeFromCoefficients(coefficients, pt.scale);
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  // ── Encryption ────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Encrypts a plaintext (NTT form) at its level and scale, with the public key
+   * (c = v·pk + (e0 + m, e1), v ternary) or the secret key (c = (−a·s + e + m, a)).
+   * @throws {CkksKeyMismatchError} for a key that is neither; context/device errors as usual.
+   */
+  encrypt(pt: Plaintext, key: PublicKey | SecretKey): Ciphertext {
+    const op = 'encrypt';
+    this.live(op);
+    checkPlaintext(this, pt, op);
+    if (key instanceof PublicKey) {
+      checkBelongs(this, key, op, 'publicKey', 'PublicKey');
+      return this.encryptPublic(pt, key);
+    }
+    if (key instanceof SecretKey) {
+      checkBelongs(this, key, op, 'secretKey', 'SecretKey');
+      return this.encryptSecret(pt, key);
+    }
+    throw new CkksKeyMismatchError(`${op}: key must be a PublicKey or a SecretKey, got ${describe(key)}`);
+  }
+
+  private encryptPublic(pt: Plaintext, pk: PublicKey): Ciphertext {
+    const p = this.parameters;
+    const level = pt.level;
+    const limbs = level + 1;
+    const lt = this._tables.levels[level]!;
+    const primes = p.qPrimes.slice(0, limbs);
+    const n = p.ringDegree;
+    const out = Tensor.empty([2, limbs, n], { dtype: 'uint64', device: this.device });
+    const scope = new Scope();
+    try {
+      const ctx = this.keyGen;
+      const v = scope.add(smallPolyNtt(ctx, sampleTernary(this.#random, n), primes));
+      const e0 = scope.add(smallPolyNtt(ctx, sampleGaussian(this.#random, n), primes));
+      const e1 = scope.add(smallPolyNtt(ctx, sampleGaussian(this.#random, n), primes));
+      const m = scope.component(pt.data, 0);
+      const errors = [e0, e1];
+      for (let c = 0; c < 2; c += 1) {
+        const pkc = scope.narrow(scope.component(pk.data, c), 0, 0, limbs);
+        const oc = scope.component(out, c);
+        mulMod(pkc, v, lt.moduliQ, { out: oc });
+        addMod(oc, errors[c]!, lt.moduliQ, { out: oc });
+      }
+      const c0 = scope.component(out, 0);
+      addMod(c0, m, lt.moduliQ, { out: c0 });
+      return new Ciphertext({ parameters: p, data: out, level, scale: pt.scale, domain: 'ntt', keyId: pk.keyId, components: 2 });
+    } catch (error) {
+      out.dispose();
+      throw error;
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  private encryptSecret(pt: Plaintext, sk: SecretKey): Ciphertext {
+    const p = this.parameters;
+    const level = pt.level;
+    const limbs = level + 1;
+    const lt = this._tables.levels[level]!;
+    const primes = p.qPrimes.slice(0, limbs);
+    const out = Tensor.empty([2, limbs, p.ringDegree], { dtype: 'uint64', device: this.device });
+    const scope = new Scope();
+    try {
+      const ctx = this.keyGen;
+      const c0 = scope.component(out, 0);
+      const c1 = scope.component(out, 1);
+      c1.copy_(scope.add(uniformPoly(ctx, primes)));
+      const e = scope.add(smallPolyNtt(ctx, sampleGaussian(this.#random, p.ringDegree), primes));
+      const s = scope.narrow(scope.component(sk.data, 0), 0, 0, limbs);
+      mulMod(c1, s, lt.moduliQ, { out: c0 });
+      subMod(e, c0, lt.moduliQ, { out: c0 });
+      addMod(c0, scope.component(pt.data, 0), lt.moduliQ, { out: c0 });
+      return new Ciphertext({ parameters: p, data: out, level, scale: pt.scale, domain: 'ntt', keyId: sk.keyId, components: 2 });
+    } catch (error) {
+      out.dispose();
+      throw error;
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  /**
+   * The plaintext c0 + c1·s (+ c2·s² for an unrelinearized product), NTT form, at the ciphertext's
+   * level and scale. @throws {CkksKeyMismatchError} when the key id differs.
+   */
+  decrypt(ct: Ciphertext, secretKey: SecretKey): Plaintext {
+    const op = 'decrypt';
+    this.live(op);
+    checkCiphertext(this, ct, op);
+    if (!(secretKey instanceof SecretKey)) throw new CkksKeyMismatchError(`${op}: secretKey must be a SecretKey, got ${describe(secretKey)}`);
+    checkBelongs(this, secretKey, op, 'secretKey', 'SecretKey');
+    sameKey(ct, secretKey, op, 'ct', 'secretKey');
+    const p = this.parameters;
+    const limbs = ct.level + 1;
+    const moduli = this._tables.levels[ct.level]!.moduliQ;
+    const out = Tensor.empty([1, limbs, p.ringDegree], { dtype: 'uint64', device: this.device });
+    const scope = new Scope();
+    try {
+      const m = scope.component(out, 0);
+      const s = scope.narrow(scope.component(secretKey.data, 0), 0, 0, limbs);
+      // Horner: ((c2·s + c1)·s + c0).
+      m.copy_(scope.component(ct.data, ct.components - 1));
+      for (let c = ct.components - 2; c >= 0; c -= 1) {
+        mulMod(m, s, moduli, { out: m });
+        addMod(m, scope.component(ct.data, c), moduli, { out: m });
+      }
+      return new Plaintext({ parameters: p, data: out, level: ct.level, scale: ct.scale, domain: 'ntt' });
+    } catch (error) {
+      out.dispose();
+      throw error;
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  // ── Additive operations ───────────────────────────────────────────────────────────────────
+
+  private binaryAdditive(op: string, a: Ciphertext, b: Ciphertext, kernel: typeof addMod): Ciphertext {
+    this.live(op);
+    checkCiphertext(this, a, op, 'a');
+    checkCiphertext(this, b, op, 'b');
+    sameKey(a, b, op, 'a', 'b');
+    sameLevel(a, b, op, 'a', 'b');
+    sameScale(a, b, op, 'a', 'b');
+    const moduli = this._tables.levels[a.level]!.moduliQ;
+    const components = Math.max(a.components, b.components);
+    const common = Math.min(a.components, b.components);
+    const out = Tensor.empty([components, a.level + 1, this.parameters.ringDegree], { dtype: 'uint64', device: this.device });
+    const scope = new Scope();
+    try {
+      kernel(scope.narrow(a.data, 0, 0, common), scope.narrow(b.data, 0, 0, common), moduli, { out: scope.narrow(out, 0, 0, common) });
+      if (components > common) {
+        const extra = scope.component(out, common);
+        if (a.components > common) extra.copy_(scope.component(a.data, common));
+        else if (kernel === subMod) negMod(scope.component(b.data, common), moduli, { out: extra });
+        else extra.copy_(scope.component(b.data, common));
+      }
+      return new Ciphertext({ parameters: this.parameters, data: out, level: a.level, scale: a.scale, domain: 'ntt', keyId: a.keyId, components });
+    } catch (error) {
+      out.dispose();
+      throw error;
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  /** a + b (same key, level and scale; 2 or 3 components each). */
+  add(a: Ciphertext, b: Ciphertext): Ciphertext {
+    return this.binaryAdditive('add', a, b, addMod);
+  }
+
+  /** a − b (same key, level and scale). */
+  sub(a: Ciphertext, b: Ciphertext): Ciphertext {
+    return this.binaryAdditive('sub', a, b, subMod);
+  }
+
+  /** −ct. */
+  negate(ct: Ciphertext): Ciphertext {
+    const op = 'negate';
+    this.live(op);
+    checkCiphertext(this, ct, op);
+    const out = negMod(ct.data, this._tables.levels[ct.level]!.moduliQ);
+    return this.wrapLike(ct, out, ct.level, ct.scale, ct.components);
+  }
+
+  /** ct + pt (same level and scale). */
+  addPlain(ct: Ciphertext, pt: Plaintext): Ciphertext {
+    const op = 'addPlain';
+    this.live(op);
+    checkCiphertext(this, ct, op);
+    checkPlaintext(this, pt, op);
+    sameLevel(ct, pt, op, 'ct', 'pt');
+    sameScale(ct, pt, op, 'ct', 'pt');
+    const out = ct.data.clone();
+    const scope = new Scope();
+    try {
+      const c0 = scope.component(out, 0);
+      addMod(c0, scope.component(pt.data, 0), this._tables.levels[ct.level]!.moduliQ, { out: c0 });
+      return this.wrapLike(ct, out, ct.level, ct.scale, ct.components);
+    } catch (error) {
+      out.dispose();
+      throw error;
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  // ── Multiplicative operations ─────────────────────────────────────────────────────────────
+
+  /** ct·pt (same level); the scale is the product of the scales. */
+  multiplyPlain(ct: Ciphertext, pt: Plaintext): Ciphertext {
+    const op = 'multiplyPlain';
+    this.live(op);
+    checkCiphertext(this, ct, op);
+    checkPlaintext(this, pt, op);
+    sameLevel(ct, pt, op, 'ct', 'pt');
+    const moduli = this._tables.levels[ct.level]!.moduliQ;
+    const out = Tensor.empty(ct.data.shape, { dtype: 'uint64', device: this.device });
+    const scope = new Scope();
+    try {
+      const m = scope.component(pt.data, 0);
+      for (let c = 0; c < ct.components; c += 1) mulMod(scope.component(ct.data, c), m, moduli, { out: scope.component(out, c) });
+      return this.wrapLike(ct, out, ct.level, ct.scale * pt.scale, ct.components);
+    } catch (error) {
+      out.dispose();
+      throw error;
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  /**
+   * The tensor product of two 2-component ciphertexts (same key and level): 3 components
+   * (a0·b0, a0·b1 + a1·b0, a1·b1), scale a.scale·b.scale. Relinearize before rotating.
+   */
+  multiply(a: Ciphertext, b: Ciphertext): Ciphertext {
+    const op = 'multiply';
+    this.live(op);
+    checkCiphertext(this, a, op, 'a');
+    checkCiphertext(this, b, op, 'b');
+    checkComponents(a, 2, op, 'a', '; relinearize it first');
+    checkComponents(b, 2, op, 'b', '; relinearize it first');
+    sameKey(a, b, op, 'a', 'b');
+    sameLevel(a, b, op, 'a', 'b');
+    const moduli = this._tables.levels[a.level]!.moduliQ;
+    const out = Tensor.empty([3, a.level + 1, this.parameters.ringDegree], { dtype: 'uint64', device: this.device });
+    const scope = new Scope();
+    try {
+      const [a0, a1, b0, b1] = [scope.component(a.data, 0), scope.component(a.data, 1), scope.component(b.data, 0), scope.component(b.data, 1)];
+      const [d0, d1, d2] = [scope.component(out, 0), scope.component(out, 1), scope.component(out, 2)];
+      mulMod(a0, b0, moduli, { out: d0 });
+      mulMod(a1, b1, moduli, { out: d2 });
+      const cross = scope.add(mulMod(a1, b0, moduli));
+      mulMod(a0, b1, moduli, { out: d1 });
+      addMod(d1, cross, moduli, { out: d1 });
+      return new Ciphertext({ parameters: this.parameters, data: out, level: a.level, scale: a.scale * b.scale, domain: 'ntt', keyId: a.keyId, components: 3 });
+    } catch (error) {
+      out.dispose();
+      throw error;
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  /** (c0, c1, c2) → (c0, c1) + KeySwitch(c2) under the relinearization key. */
+  relinearize(ct: Ciphertext, relinearizationKey: RelinearizationKey): Ciphertext {
+    const op = 'relinearize';
+    this.live(op);
+    checkCiphertext(this, ct, op);
+    checkComponents(ct, 3, op);
+    if (!(relinearizationKey instanceof RelinearizationKey)) {
+      throw new CkksKeyMismatchError(`${op}: relinearizationKey must be a RelinearizationKey, got ${describe(relinearizationKey)}`);
+    }
+    checkBelongs(this, relinearizationKey, op, 'relinearizationKey', 'RelinearizationKey');
+    sameKey(ct, relinearizationKey, op, 'ct', 'relinearizationKey');
+    const scope = new Scope();
+    try {
+      const ks = keySwitch(this._tables, ct.level, this.parameters.alpha, scope.component(ct.data, 2), relinearizationKey.data);
+      try {
+        addMod(scope.narrow(ct.data, 0, 0, 2), ks, this._tables.levels[ct.level]!.moduliQ, { out: ks });
+        return this.wrapLike(ct, ks, ct.level, ct.scale, 2);
+      } catch (error) {
+        ks.dispose();
+        throw error;
+      }
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  /** multiply followed by relinearize. */
+  multiplyRelinearize(a: Ciphertext, b: Ciphertext, relinearizationKey: RelinearizationKey): Ciphertext {
+    const product = this.multiply(a, b);
+    try {
+      return this.relinearize(product, relinearizationKey);
+    } finally {
+      product.dispose();
+    }
+  }
+
+  /**
+   * Divides by the last prime q_l with rounding: level l → l−1, scale → scale / q_l.
+   * @throws {CkksLevelMismatchError} at level 0.
+   */
+  rescale(ct: Ciphertext): Ciphertext {
+    const op = 'rescale';
+    this.live(op);
+    checkCiphertext(this, ct, op);
+    const l = ct.level;
+    if (l === 0) throw new CkksLevelMismatchError(`${op}: ct is at level 0, the last level; there is no prime left to divide by`);
+    const lt = this._tables.levels[l]!;
+    const rt = lt.rescale!;
+    const ntt = this._tables.ntt;
+    const scope = new Scope();
+    try {
+      const lastCoeff = scope.add(nttInverse(scope.narrow(ct.data, 1, l, 1), ntt, { limbToPrime: lt.lastMap }));
+      const t = rescalePrepareNtt(lastCoeff, rt, ntt, this._tables.levels[l - 1]!.qMap);
+      try {
+        rescaleFinishInto(ct.data, t, rt);
+        return this.wrapLike(ct, t, l - 1, ct.scale / Number(this.parameters.qPrimes[l]!), ct.components);
+      } catch (error) {
+        t.dispose();
+        throw error;
+      }
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  /** The same ciphertext at a lower `level` (drops limbs; exact, scale unchanged). */
+  dropLevel(ct: Ciphertext, level: number): Ciphertext {
+    const op = 'dropLevel';
+    this.live(op);
+    checkCiphertext(this, ct, op);
+    checkLevelOption(this.parameters, level, op);
+    if (level > ct.level) throw new CkksLevelMismatchError(`${op}: cannot raise ct from level ${ct.level} to ${level}`);
+    const scope = new Scope();
+    try {
+      const out = scope.narrow(ct.data, 1, 0, level + 1).clone();
+      return this.wrapLike(ct, out, level, ct.scale, ct.components);
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  // ── Rotations ─────────────────────────────────────────────────────────────────────────────
+
+  private findRotationKey(ct: Ciphertext, steps: number, keys: RotationKeys, op: string): RotationKey | null {
+    if (typeof steps !== 'number' || !Number.isSafeInteger(steps)) throw new CkksArgumentError(`${op}: steps must be a safe integer, got ${describe(steps)}`);
+    const g = galoisElementForRotation(steps, this.parameters.logN);
+    if (g === 1) return null;
+    const candidates: RotationKey[] =
+      keys instanceof RotationKey ? [keys] : keys instanceof Map ? [...keys.values()] : Array.isArray(keys) ? [...keys] : [];
+    if (!(keys instanceof RotationKey) && !(keys instanceof Map) && !Array.isArray(keys)) {
+      throw new CkksArgumentError(`${op}: rotationKeys must be a Map of RotationKey by step, an array of RotationKey or one RotationKey, got ${describe(keys)}`);
+    }
+    const key = candidates.find((k) => k instanceof RotationKey && k.galoisElement === g);
+    if (key === undefined) {
+      const have = [...new Set(candidates.filter((k) => k instanceof RotationKey).map((k) => k.steps))].sort((x, y) => x - y);
+      throw new CkksMissingKeyError(
+        `${op}: no rotation key for ${steps} steps (Galois element ${g}, left rotation ${((steps % this.slots) + this.slots) % this.slots}); ` +
+          `keys given for left rotations [${have.join(', ')}]; generate it with generateKeys({ rotations: [${steps}] })`,
+      );
+    }
+    checkBelongs(this, key, op, 'rotationKey', 'RotationKey');
+    sameKey(ct, key, op, 'ct', `the rotation key for ${steps} steps`);
+    return key;
+  }
+
+  /** Rotates the slots left by `steps` (right when negative): slot j of the result = slot j + steps. */
+  rotate(ct: Ciphertext, steps: number, rotationKeys: RotationKeys): Ciphertext {
+    const op = 'rotate';
+    this.live(op);
+    checkCiphertext(this, ct, op);
+    checkComponents(ct, 2, op, 'ct', '; relinearize it first');
+    const key = this.findRotationKey(ct, steps, rotationKeys, op);
+    if (key === null) return ct.clone();
+    return this.applyGalois(ct, key.galoisElement, key.data);
+  }
+
+  /** Complex conjugation of every slot. */
+  conjugate(ct: Ciphertext, conjugationKey: ConjugationKey): Ciphertext {
+    const op = 'conjugate';
+    this.live(op);
+    checkCiphertext(this, ct, op);
+    checkComponents(ct, 2, op, 'ct', '; relinearize it first');
+    if (!(conjugationKey instanceof ConjugationKey)) {
+      throw new CkksMissingKeyError(`${op}: conjugationKey must be a ConjugationKey (generateKeys({ conjugation: true })), got ${describe(conjugationKey)}`);
+    }
+    checkBelongs(this, conjugationKey, op, 'conjugationKey', 'ConjugationKey');
+    sameKey(ct, conjugationKey, op, 'ct', 'conjugationKey');
+    return this.applyGalois(ct, conjugationKey.galoisElement, conjugationKey.data);
+  }
+
+  private applyGalois(ct: Ciphertext, g: number, keyData: Tensor): Ciphertext {
+    const scope = new Scope();
+    try {
+      const rotated = scope.add(automorphismNtt(ct.data, g));
+      const ks = keySwitch(this._tables, ct.level, this.parameters.alpha, scope.component(rotated, 1), keyData);
+      try {
+        const k0 = scope.component(ks, 0);
+        addMod(k0, scope.component(rotated, 0), this._tables.levels[ct.level]!.moduliQ, { out: k0 });
+        return this.wrapLike(ct, ks, ct.level, ct.scale, 2);
+      } catch (error) {
+        ks.dispose();
+        throw error;
+      }
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  /**
+   * Hoisted rotations: one ciphertext rotated by each of `steps`, sharing one ModUp of c1 (the
+   * automorphism is applied to the ModUp'd digits). Returns one ciphertext per step, in order
+   * (a step ≡ 0 gives a copy).
+   */
+  rotateMany(ct: Ciphertext, steps: readonly number[], rotationKeys: RotationKeys): Ciphertext[] {
+    const op = 'rotateMany';
+    this.live(op);
+    checkCiphertext(this, ct, op);
+    checkComponents(ct, 2, op, 'ct', '; relinearize it first');
+    if (!Array.isArray(steps)) throw new CkksArgumentError(`${op}: steps must be an array of integers, got ${describe(steps)}`);
+    const keys = steps.map((k) => this.findRotationKey(ct, k, rotationKeys, op));
+    const results: Ciphertext[] = [];
+    const scope = new Scope();
+    try {
+      const moduli = this._tables.levels[ct.level]!.moduliQ;
+      const needsKeySwitch = keys.some((k) => k !== null);
+      const digits = needsKeySwitch ? scope.add(modUpToDigits(this._tables, ct.level, this.parameters.alpha, scope.component(ct.data, 1))) : null;
+      keys.forEach((key) => {
+        if (key === null) {
+          results.push(ct.clone());
+          return;
+        }
+        const inner = new Scope();
+        try {
+          const rotatedDigits = inner.add(automorphismNtt(digits!, key.galoisElement));
+          const ks = keySwitchDigits(this._tables, ct.level, rotatedDigits, key.data);
+          try {
+            const k0 = inner.component(ks, 0);
+            const c0 = inner.add(automorphismNtt(inner.component(ct.data, 0), key.galoisElement));
+            addMod(k0, c0, moduli, { out: k0 });
+            results.push(this.wrapLike(ct, ks, ct.level, ct.scale, 2));
+          } catch (error) {
+            ks.dispose();
+            throw error;
+          }
+        } finally {
+          inner.dispose();
+        }
+      });
+      return results;
+    } catch (error) {
+      for (const r of results) r.dispose();
+      throw error;
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  // ── Misc ──────────────────────────────────────────────────────────────────────────────────
+
+  private wrapLike(ct: Ciphertext, data: Tensor, level: number, scale: number, components: number): Ciphertext {
+    try {
+      return new Ciphertext({ parameters: this.parameters, data, level, scale, domain: 'ntt', keyId: ct.keyId, components });
+    } catch (error) {
+      data.dispose();
+      throw error;
+    }
+  }
+
+  /** Releases the engine's tables. Values it made stay valid (they own their tensors). Idempotent. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this._tables.dispose();
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  /** A one-line summary. */
+  toString(): string {
+    return `CkksEngine(${this.parameters.toString()}, ${this.device}${this.seeded ? ', SEEDED (tests only)' : ''})`;
+  }
+}
+
+/** Steps 2–3 of rescale: the correction of the dropped limb, in NTT form over Q_{l-1}. */
+function rescalePrepareNtt(lastCoeff: Tensor, tables: RescaleTables, ntt: NttTables, lowerMap: Uint32Array): Tensor {
+  const t = rescalePrepare(lastCoeff, tables);
+  try {
+    return nttForward(t, ntt, { limbToPrime: lowerMap, out: t });
+  } catch (error) {
+    t.dispose();
+    throw error;
+  }
+}
+
+/** Step 4 of rescale, written over `t`. */
+function rescaleFinishInto(x: Tensor, t: Tensor, tables: RescaleTables): void {
+  rescaleFinish(x, t, tables, { out: t });
+}

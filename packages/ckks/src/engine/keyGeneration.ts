@@ -1,0 +1,151 @@
+/**
+ * Key generation, in NTT form on the engine's device, from host-sampled randomness:
+ * - secret key s: ternary (each coefficient uniform in {−1, 0, 1}), kept over Q ∪ P at level L;
+ * - public key (b, a) = (−a·s + e, a) over Q at level L;
+ * - key-switching keys from s' to s, one (b_d, a_d) per digit d over Q ∪ P:
+ *   b_d = −a_d·s + e_d + P·[Q̂_d^-1]_{Q_d}·Q̂_d·s', which is (P mod q_i)·s' on the limbs of digit d
+ *   and 0 elsewhere (Q̂_d ≡ 0 mod the other q_i, P ≡ 0 mod every p_k). Relinearization uses
+ *   s' = s², a rotation by k uses s' = s(X^(5^k)), conjugation s' = s(X^(2N−1)).
+ * Sampling order is fixed, so one seed always gives the same keys on every device.
+ */
+import { addMod, automorphismNtt, mulMod, negMod, nttForward, Tensor } from '@fhelium/cuda-native';
+import type { CkksParameters } from '@fhelium/ckks-values';
+
+import type { RandomSource } from './random.js';
+import { sampleGaussian, sampleTernary, sampleUniform, smallToRns } from './sampling.js';
+import { Scope } from './scope.js';
+import type { EngineTables } from './tables.js';
+
+/** Everything key generation needs from the engine. */
+export interface KeyGenContext {
+  readonly parameters: CkksParameters;
+  readonly device: string;
+  readonly tables: EngineTables;
+  readonly random: RandomSource;
+}
+
+/** Full basis q_0..q_L, p_0..p_{K-1}. */
+function fullBasis(p: CkksParameters): bigint[] {
+  return [...p.qPrimes, ...p.pPrimes];
+}
+
+/** A small (ternary or error) polynomial over `primes` (rows 0..limbs-1 of the tables), in NTT form: `[limbs, N]`. */
+export function smallPolyNtt(ctx: KeyGenContext, coefficients: Int8Array, primes: readonly bigint[], limbToPrime?: Uint32Array): Tensor {
+  const t = Tensor.fromArray(smallToRns(coefficients, primes), { shape: [primes.length, coefficients.length], device: ctx.device });
+  try {
+    return nttForward(t, ctx.tables.ntt, { limbToPrime, out: t });
+  } catch (error) {
+    t.dispose();
+    throw error;
+  }
+}
+
+/** A uniform polynomial over `primes`, directly as NTT residues: `[limbs, N]`. */
+export function uniformPoly(ctx: KeyGenContext, primes: readonly bigint[]): Tensor {
+  const n = ctx.parameters.ringDegree;
+  return Tensor.fromArray(sampleUniform(ctx.random, primes, n), { shape: [primes.length, n], device: ctx.device });
+}
+
+/** A fresh ternary secret over Q ∪ P in NTT form: `[1, L+1+K, N]`. */
+export function generateSecret(ctx: KeyGenContext): Tensor {
+  const s = sampleTernary(ctx.random, ctx.parameters.ringDegree);
+  const poly = smallPolyNtt(ctx, s, fullBasis(ctx.parameters));
+  const out = poly.view([1, ...poly.shape]);
+  poly.dispose();
+  return out;
+}
+
+/**
+ * (b, a) = (−a·s + e, a) over the first `limbs` primes of the full basis, written into `out`
+ * (`[2, limbs, N]` view or tensor). `s` is `[limbs, N]` (NTT), `moduli` `[limbs, 3]`.
+ */
+function encryptZero(ctx: KeyGenContext, s: Tensor, moduli: Tensor, primes: readonly bigint[], out: Tensor): void {
+  const scope = new Scope();
+  try {
+    const b = scope.component(out, 0);
+    const a = scope.component(out, 1);
+    const fresh = scope.add(uniformPoly(ctx, primes));
+    a.copy_(fresh);
+    const e = scope.add(smallPolyNtt(ctx, sampleGaussian(ctx.random, ctx.parameters.ringDegree), primes));
+    mulMod(a, s, moduli, { out: b });
+    negMod(b, moduli, { out: b });
+    addMod(b, e, moduli, { out: b });
+  } finally {
+    scope.dispose();
+  }
+}
+
+/** The public key data `[2, L+1, N]` (b, a) over Q. `secret` is the `[1, L+1+K, N]` secret. */
+export function generatePublicKeyData(ctx: KeyGenContext, secret: Tensor): Tensor {
+  const p = ctx.parameters;
+  const limbs = p.maxLevel + 1;
+  const out = Tensor.empty([2, limbs, p.ringDegree], { dtype: 'uint64', device: ctx.device });
+  const scope = new Scope();
+  try {
+    const s = scope.narrow(scope.component(secret, 0), 0, 0, limbs);
+    encryptZero(ctx, s, ctx.tables.levels[p.maxLevel]!.moduliQ, p.qPrimes, out);
+    return out;
+  } catch (error) {
+    out.dispose();
+    throw error;
+  } finally {
+    scope.dispose();
+  }
+}
+
+/**
+ * Key-switching key data `[dnum, 2, L+1+K, N]` from `target` (s', `[L+1+K, N]` NTT) to the
+ * secret `[1, L+1+K, N]` (see the file comment).
+ */
+export function generateSwitchingKeyData(ctx: KeyGenContext, secret: Tensor, target: Tensor): Tensor {
+  const p = ctx.parameters;
+  const full = fullBasis(p);
+  const limbs = full.length;
+  const n = p.ringDegree;
+  const out = Tensor.empty([p.dnum, 2, limbs, n], { dtype: 'uint64', device: ctx.device });
+  const scope = new Scope();
+  try {
+    const s = scope.component(secret, 0);
+    const moduli = ctx.tables.moduli;
+    // P mod q_i on Q limbs (0 on P limbs), times s'.
+    const P = p.pPrimes.reduce((x, y) => x * y, 1n);
+    const factor = new BigUint64Array(limbs * n);
+    p.qPrimes.forEach((q, i) => factor.fill(P % q, i * n, (i + 1) * n));
+    const factorT = scope.add(Tensor.fromArray(factor, { shape: [limbs, n], device: ctx.device }));
+    const pTarget = scope.add(mulMod(target, factorT, moduli));
+    p.digitRanges.forEach(([begin, end], d) => {
+      const digit = scope.component(out, d);
+      encryptZero(ctx, s, moduli, full, digit);
+      const b = scope.component(digit, 0);
+      const rows = scope.narrow(b, 0, begin, end - begin);
+      addMod(rows, scope.narrow(pTarget, 0, begin, end - begin), scope.narrow(moduli, 0, begin, end - begin), { out: rows });
+    });
+    return out;
+  } catch (error) {
+    out.dispose();
+    throw error;
+  } finally {
+    scope.dispose();
+  }
+}
+
+/** s² over Q ∪ P (NTT), `[L+1+K, N]`. */
+export function secretSquared(ctx: KeyGenContext, secret: Tensor): Tensor {
+  const scope = new Scope();
+  try {
+    const s = scope.component(secret, 0);
+    return mulMod(s, s, ctx.tables.moduli);
+  } finally {
+    scope.dispose();
+  }
+}
+
+/** s(X^g) over Q ∪ P (NTT), `[L+1+K, N]`. */
+export function secretAutomorphism(ctx: KeyGenContext, secret: Tensor, galoisElement: number): Tensor {
+  const scope = new Scope();
+  try {
+    return automorphismNtt(scope.component(secret, 0), galoisElement);
+  } finally {
+    scope.dispose();
+  }
+}

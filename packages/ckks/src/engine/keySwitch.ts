@@ -1,0 +1,83 @@
+/**
+ * Hybrid key switching (dnum digits, special primes P), composed from the native kernels:
+ *   1. ModUp: the polynomial to switch, over Q_l in NTT form, goes to coefficient form, each digit
+ *      of alpha primes is extended to Q_l ∪ P (fast base conversion), and back to NTT form;
+ *   2. the inner product of the digits with the key's digits (b_d, a_d) over Q_l ∪ P;
+ *   3. ModDown: divide by P (convert the P limbs to Q_l, subtract, multiply by P^-1).
+ * Every scratch tensor comes from the caching allocator and is released before returning.
+ */
+import { keyswitchInnerProduct, basisConvert, modDownFinish, modUpDigits, nttForward, nttInverse, type Tensor } from '@fhelium/cuda-native';
+
+import { Scope } from './scope.js';
+import type { EngineTables } from './tables.js';
+
+/**
+ * ModUp of `c` (`[l+1, N]`, NTT form over Q_l): `[D_l, l+1+K, N]` digits in NTT form over Q_l ∪ P,
+ * D_l = the digits with limbs at level l. The caller owns the result. Digits of a polynomial can
+ * be permuted by an automorphism afterwards (hoisting): the conversion error is a multiple of the
+ * digit modulus either way, which the inner product cancels.
+ */
+export function modUpToDigits(tables: EngineTables, level: number, alpha: number, c: Tensor): Tensor {
+  const lt = tables.levels[level]!;
+  const coeff = nttInverse(c, tables.ntt, { limbToPrime: lt.qMap });
+  try {
+    const digits = modUpDigits(coeff, lt.modUp, alpha);
+    try {
+      nttForward(digits, tables.ntt, { limbToPrime: lt.qpMap, out: digits });
+    } catch (error) {
+      digits.dispose();
+      throw error;
+    }
+    return digits;
+  } finally {
+    coeff.dispose();
+  }
+}
+
+/**
+ * ModDown of `x` (`[2, l+1+K, N]`, NTT form over Q_l ∪ P): round-ish(x / P) over Q_l, `[2, l+1, N]`
+ * in NTT form (within K + 1 of x / P per coefficient, absorbed as key-switching noise).
+ */
+export function modDown(tables: EngineTables, level: number, x: Tensor): Tensor {
+  const lt = tables.levels[level]!;
+  const k = tables.pMap.length;
+  const s = new Scope();
+  try {
+    const pCoeff = s.add(nttInverse(s.narrow(x, 1, level + 1, k), tables.ntt, { limbToPrime: tables.pMap }));
+    const conv = basisConvert(pCoeff, lt.modDownConversion);
+    try {
+      nttForward(conv, tables.ntt, { limbToPrime: lt.qMap, out: conv });
+      modDownFinish(s.narrow(x, 1, 0, level + 1), conv, lt.modDownConstants, { out: conv });
+    } catch (error) {
+      conv.dispose();
+      throw error;
+    }
+    return conv;
+  } finally {
+    s.dispose();
+  }
+}
+
+/**
+ * The key-switched pair `[2, l+1, N]` (NTT form over Q_l) of ModUp'd `digits` under the key data
+ * `keyData` (`[dnum, 2, L+1+K, N]`): (ks0, ks1) with ks0 + ks1·s ≈ c·s' for the key's s'.
+ */
+export function keySwitchDigits(tables: EngineTables, level: number, digits: Tensor, keyData: Tensor): Tensor {
+  const lt = tables.levels[level]!;
+  const inner = keyswitchInnerProduct(digits, keyData, tables.moduli, { limbToPrime: lt.qpMap });
+  try {
+    return modDown(tables, level, inner);
+  } finally {
+    inner.dispose();
+  }
+}
+
+/** ModUp, inner product and ModDown of `c` (`[l+1, N]`, NTT form) under `keyData`. */
+export function keySwitch(tables: EngineTables, level: number, alpha: number, c: Tensor, keyData: Tensor): Tensor {
+  const digits = modUpToDigits(tables, level, alpha, c);
+  try {
+    return keySwitchDigits(tables, level, digits, keyData);
+  } finally {
+    digits.dispose();
+  }
+}

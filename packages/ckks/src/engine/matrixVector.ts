@@ -1,0 +1,232 @@
+/**
+ * Encrypted matrix-vector products by the diagonal method with baby-step giant-step (BSGS)
+ * rotations (Halevi–Shoup; the BSGS split as in HElib and Lattigo).
+ *
+ * Layout: a d×d matrix is padded with zeros to d' = the next power of two (so d' divides the N/2
+ * slots), and the input ciphertext must hold the vector v (padded to d') TILED over all slots:
+ * slot t = v[t mod d'] (see {@link tileVector}). The result holds y = M·v tiled the same way.
+ *
+ * With diagonal k (0 ≤ k < d') diag_k[t] = M[t][(t + k) mod d'], y = Σ_k diag_k ⊙ rot(v, k). Writing
+ * k = j·n1 + i (baby steps n1, giant steps n2 = d'/n1):
+ *   y = Σ_j rot( Σ_i rot(diag_{j·n1+i}, −j·n1) ⊙ rot(v, i), j·n1 ),
+ * so the n1 − 1 baby rotations of v share one ModUp (hoisted), the giant rotations act on n2 − 1
+ * partial sums, and the pre-rotated diagonals are plaintexts encoded once. Zero diagonals are
+ * skipped. Diagonals are encoded at the ciphertext's level with scale q_level (by default), so the
+ * single rescale at the end returns the product to the input's scale; the result is one level lower.
+ */
+import { Ciphertext, type Plaintext } from '@fhelium/ckks-values';
+
+import { checkCiphertext } from './checks.js';
+import type { CkksEngine, RotationKeys } from './CkksEngine.js';
+import { CkksArgumentError, CkksContextMismatchError, CkksLevelMismatchError } from './errors.js';
+
+/** The padded dimension d' and the BSGS split of a d×d product. */
+export interface MatrixVectorPlan {
+  /** d. */
+  readonly dimension: number;
+  /** d' = the next power of two ≥ d: the period of the tiled vectors. */
+  readonly period: number;
+  /** n1 (baby steps). */
+  readonly babySteps: number;
+  /** n2 = d' / n1 (giant steps). */
+  readonly giantSteps: number;
+  /** The rotation steps whose keys the product needs: 1..n1−1 and j·n1 for 1 ≤ j < n2. */
+  readonly rotationSteps: readonly number[];
+}
+
+/**
+ * The plan of a d×d product on `slots` slots.
+ * @throws {CkksArgumentError} unless 1 ≤ d ≤ slots.
+ */
+export function matrixVectorPlan(dimension: number, slots: number): MatrixVectorPlan {
+  if (!Number.isInteger(dimension) || dimension < 1 || dimension > slots) {
+    throw new CkksArgumentError(`matrixVectorPlan: dimension must be an integer in [1, ${slots}] (the slots), got ${String(dimension)}`);
+  }
+  const logD = Math.ceil(Math.log2(dimension));
+  const period = 2 ** logD;
+  const babySteps = 2 ** Math.ceil(logD / 2);
+  const giantSteps = period / babySteps;
+  const rotationSteps: number[] = [];
+  for (let i = 1; i < babySteps; i += 1) rotationSteps.push(i);
+  for (let j = 1; j < giantSteps; j += 1) rotationSteps.push(j * babySteps);
+  return Object.freeze({ dimension, period, babySteps, giantSteps, rotationSteps: Object.freeze(rotationSteps) });
+}
+
+/** The rotation steps a d×d product needs on this engine (pass them to `generateKeys({ rotations })`). */
+export function matrixVectorRotationSteps(engine: CkksEngine, dimension: number): readonly number[] {
+  return matrixVectorPlan(dimension, engine.slots).rotationSteps;
+}
+
+/**
+ * `values` (length ≤ d) padded with zeros to d' and repeated over all `slots`: the input layout
+ * {@link matrixVector} expects.
+ */
+export function tileVector(values: ArrayLike<number>, dimension: number, slots: number): Float64Array {
+  const { period } = matrixVectorPlan(dimension, slots);
+  if (values.length > dimension) throw new CkksArgumentError(`tileVector: expected at most ${dimension} values, got ${values.length}`);
+  const out = new Float64Array(slots);
+  for (let t = 0; t < slots; t += 1) {
+    const i = t % period;
+    out[t] = i < values.length ? values[i]! : 0;
+  }
+  return out;
+}
+
+/** A matrix encoded for {@link matrixVector}: its non-zero pre-rotated diagonals as plaintexts. */
+export interface EncodedMatrixDiagonals extends MatrixVectorPlan {
+  /** Context id of the engine that encoded it. */
+  readonly contextId: string;
+  /** Level of the plaintexts (must equal the input ciphertext's). */
+  readonly level: number;
+  /** Scale of the plaintexts. */
+  readonly scale: number;
+  /** Pre-rotated diagonal k = j·n1 + i → plaintext (zero diagonals absent, except k = 0 when all are zero). */
+  readonly plaintexts: ReadonlyMap<number, Plaintext>;
+  /** Releases the plaintexts. */
+  dispose(): void;
+}
+
+/** Options of {@link encodeMatrixDiagonals}. */
+export interface EncodeMatrixDiagonalsOptions {
+  /** Level of the input ciphertexts (default: the top level). */
+  readonly level?: number;
+  /** Scale of the diagonals (default: q_level, so the product's rescale restores the input scale). */
+  readonly scale?: number;
+}
+
+/**
+ * Encodes a square matrix (an array of d rows of d numbers) into its pre-rotated diagonals.
+ * @throws {CkksArgumentError} for a matrix that is not square, has non-finite entries, or is larger than the slots.
+ */
+export function encodeMatrixDiagonals(
+  engine: CkksEngine,
+  matrix: readonly ArrayLike<number>[],
+  options: EncodeMatrixDiagonalsOptions = {},
+): EncodedMatrixDiagonals {
+  const op = 'encodeMatrixDiagonals';
+  if (!Array.isArray(matrix) || matrix.length === 0) throw new CkksArgumentError(`${op}: matrix must be a non-empty array of rows`);
+  const d = matrix.length;
+  matrix.forEach((row, r) => {
+    if (row === null || typeof row !== 'object' || row.length !== d) {
+      throw new CkksArgumentError(`${op}: matrix must be square: row ${r} has ${row?.length ?? 'no'} entries, expected ${d}`);
+    }
+    for (let c = 0; c < d; c += 1) {
+      if (!Number.isFinite(row[c])) throw new CkksArgumentError(`${op}: matrix[${r}][${c}] must be a finite number, got ${String(row[c])}`);
+    }
+  });
+  const p = engine.parameters;
+  const slots = engine.slots;
+  const plan = matrixVectorPlan(d, slots);
+  const level = options.level ?? p.maxLevel;
+  if (!Number.isInteger(level) || level < 0 || level > p.maxLevel) {
+    throw new CkksArgumentError(`${op}: level must be an integer in [0, ${p.maxLevel}], got ${String(level)}`);
+  }
+  if (level === 0) throw new CkksLevelMismatchError(`${op}: the product rescales once, so it needs level >= 1, got level 0`);
+  const scale = options.scale ?? Number(p.qPrimes[level]!);
+  const { period, babySteps, giantSteps } = plan;
+  const entry = (r: number, c: number): number => (r < d && c < d ? matrix[r]![c]! : 0);
+  const plaintexts = new Map<number, Plaintext>();
+  try {
+    for (let j = 0; j < giantSteps; j += 1) {
+      for (let i = 0; i < babySteps; i += 1) {
+        const k = j * babySteps + i;
+        const shift = j * babySteps;
+        const values = new Float64Array(slots);
+        let nonZero = false;
+        for (let t = 0; t < slots; t += 1) {
+          // rot(diag_k, −shift)[t] = diag_k[t − shift], diag_k[t] = M[t mod d'][(t + k) mod d'].
+          const row = (((t - shift) % period) + period) % period;
+          const v = entry(row, (row + k) % period);
+          values[t] = v;
+          if (v !== 0) nonZero = true;
+        }
+        if (nonZero) plaintexts.set(k, engine.encode(values, { level, scale }));
+      }
+    }
+    if (plaintexts.size === 0) plaintexts.set(0, engine.encode(new Float64Array(slots), { level, scale }));
+  } catch (error) {
+    for (const pt of plaintexts.values()) pt.dispose();
+    throw error;
+  }
+  return Object.freeze({
+    ...plan,
+    contextId: p.contextId,
+    level,
+    scale,
+    plaintexts,
+    dispose: () => {
+      for (const pt of plaintexts.values()) pt.dispose();
+    },
+  });
+}
+
+/** Options of {@link matrixVector}. */
+export interface MatrixVectorOptions {
+  /** The engine of the ciphertext. */
+  readonly engine: CkksEngine;
+  /** The matrix, from {@link encodeMatrixDiagonals} on the same engine, at the ciphertext's level. */
+  readonly diagonals: EncodedMatrixDiagonals;
+  /** Keys for every step of `diagonals.rotationSteps`. */
+  readonly rotationKeys: RotationKeys;
+}
+
+/**
+ * y = M·v for a ciphertext holding v tiled with period d' (see the file comment). Returns a
+ * ciphertext one level lower holding y tiled the same way, at scale ct.scale·diagonals.scale / q_level.
+ * @throws {CkksLevelMismatchError} when the diagonals were encoded for another level;
+ *   {@link CkksContextMismatchError} for another context; `CkksMissingKeyError` for a missing rotation key.
+ */
+export function matrixVector(ct: Ciphertext, options: MatrixVectorOptions): Ciphertext {
+  const op = 'matrixVector';
+  if (options === null || typeof options !== 'object') throw new CkksArgumentError(`${op}: expected { engine, diagonals, rotationKeys }`);
+  const { engine, diagonals, rotationKeys } = options;
+  if (engine === null || typeof engine !== 'object' || typeof engine.rotateMany !== 'function') {
+    throw new CkksArgumentError(`${op}: engine must be a CkksEngine`);
+  }
+  checkCiphertext(engine, ct, op);
+  if (diagonals === null || typeof diagonals !== 'object' || !(diagonals.plaintexts instanceof Map)) {
+    throw new CkksArgumentError(`${op}: diagonals must come from encodeMatrixDiagonals`);
+  }
+  if (diagonals.contextId !== engine.parameters.contextId) {
+    throw new CkksContextMismatchError(`${op}: the diagonals were encoded for context ${diagonals.contextId.slice(0, 16)}… but the engine is ${engine.parameters.contextId.slice(0, 16)}…`);
+  }
+  if (diagonals.level !== ct.level) {
+    throw new CkksLevelMismatchError(`${op}: ct is at level ${ct.level} but the diagonals were encoded for level ${diagonals.level}; encode them with { level: ${ct.level} }`);
+  }
+  const { babySteps, giantSteps, plaintexts } = diagonals;
+  const usedBaby = [...new Set([...plaintexts.keys()].map((k) => k % babySteps))].sort((a, b) => a - b);
+  const baby = engine.rotateMany(ct, usedBaby, rotationKeys);
+  const babyOf = new Map<number, Ciphertext>(usedBaby.map((i, n) => [i, baby[n]!]));
+  let acc: Ciphertext | null = null;
+  const replace = (old: Ciphertext | null, next: Ciphertext): Ciphertext => {
+    old?.dispose();
+    return next;
+  };
+  try {
+    for (let j = 0; j < giantSteps; j += 1) {
+      let inner: Ciphertext | null = null;
+      for (let i = 0; i < babySteps; i += 1) {
+        const pt = plaintexts.get(j * babySteps + i);
+        if (pt === undefined) continue;
+        const product = engine.multiplyPlain(babyOf.get(i)!, pt);
+        if (inner === null) inner = product;
+        else {
+          inner = replace(inner, engine.add(inner, product));
+          product.dispose();
+        }
+      }
+      if (inner === null) continue;
+      const term: Ciphertext = j === 0 ? inner : replace(inner, engine.rotate(inner, j * babySteps, rotationKeys));
+      if (acc === null) acc = term;
+      else {
+        acc = replace(acc, engine.add(acc, term));
+        term.dispose();
+      }
+    }
+    const result = engine.rescale(acc!);
+    return result;
+  } finally {
+    acc?.dispose();
+    for (const b of baby) b.dispose();
+  }
+}

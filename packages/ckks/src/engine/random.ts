@@ -1,0 +1,50 @@
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
+
+import { CkksArgumentError } from './errors.js';
+
+/**
+ * Where the engine's randomness comes from: keys, encryption masks and noise are all drawn from
+ * one {@link RandomSource}, on the host, so that CPU and CUDA engines built with the same seed
+ * produce identical keys and ciphertexts.
+ */
+export interface RandomSource {
+  /** Whether the bytes are reproducible (seeded): for tests only. */
+  readonly deterministic: boolean;
+  /** `n` fresh random bytes. */
+  bytes(n: number): Uint8Array;
+}
+
+/** The OS-seeded CSPRNG of node:crypto (`crypto.randomBytes`): what the engine uses by default. */
+export class OsRandomSource implements RandomSource {
+  readonly deterministic = false;
+
+  bytes(n: number): Uint8Array {
+    return randomBytes(n);
+  }
+}
+
+/**
+ * A deterministic PRG for reproducible tests: the AES-256-CTR keystream (node:crypto) under the key
+ * SHA-256("fhelium.ckks.seed" ‖ seed) and a zero IV. Its output is a pure function of the seed and
+ * of the sequence of requests. NOT for protecting data: anyone who knows the seed knows every key.
+ */
+export class SeededRandomSource implements RandomSource {
+  readonly deterministic = true;
+  readonly #cipher: ReturnType<typeof createCipheriv>;
+
+  /** @throws {CkksArgumentError} unless `seed` is a non-empty string, a Uint8Array, a safe integer or a bigint. */
+  constructor(seed: string | number | bigint | Uint8Array) {
+    let material: Uint8Array;
+    if (typeof seed === 'string' && seed.length > 0) material = Buffer.from(seed, 'utf8');
+    else if (typeof seed === 'number' && Number.isSafeInteger(seed)) material = Buffer.from(`n:${seed}`, 'utf8');
+    else if (typeof seed === 'bigint') material = Buffer.from(`b:${seed}`, 'utf8');
+    else if (seed instanceof Uint8Array && seed.length > 0) material = seed;
+    else throw new CkksArgumentError(`seed: expected a non-empty string, a safe integer, a bigint or a non-empty Uint8Array, got ${String(seed)}`);
+    const key = createHash('sha256').update('fhelium.ckks.seed').update(material).digest();
+    this.#cipher = createCipheriv('aes-256-ctr', key, Buffer.alloc(16));
+  }
+
+  bytes(n: number): Uint8Array {
+    return this.#cipher.update(Buffer.alloc(n));
+  }
+}
