@@ -361,6 +361,28 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
     };
     launch_f();
     record(ps, "rescale_finish", shape_of(2, l, log_n), out, d_out, launch_f, stream, reps);
+
+    // The whole rescale of a ciphertext in NTT form (what the engine composes): INTT of the last
+    // limb of both components, prepare, NTT over q_0..q_{l-1}, finish.
+    std::vector<uint64_t> last(2 * n), tt(2 * l * n), res(2 * l * n);
+    cpu::ntt_inverse(ct.data() + l * n, lq * n, last.data(), n, 2, 1, map_q.data() + l, hv);
+    cpu::rescale_prepare(last.data(), n, tt.data(), l * n, 2, log_n, rs.host_view());
+    cpu::ntt_forward(tt.data(), l * n, tt.data(), l * n, 2, l, map_q.data(), hv);
+    cpu::rescale_finish(ct.data(), lq * n, tt.data(), l * n, res.data(), l * n, 2, log_n,
+                        rs.host_view());
+    DeviceWords g_last(last.size()), g_tt(tt.size()), g_res(res.size());
+    auto launch_seq = [&] {
+      cuda::ntt_inverse(d_ct.get() + l * n, lq * n, g_last.get(), n, 2, 1, map_q.data() + l, dv,
+                        stream);
+      cuda::rescale_prepare(g_last.get(), n, g_tt.get(), l * n, 2, log_n, rs.view(d_rs.get()),
+                            stream);
+      cuda::ntt_forward(g_tt.get(), l * n, g_tt.get(), l * n, 2, l, map_q.data(), dv, stream);
+      cuda::rescale_finish(d_ct.get(), lq * n, g_tt.get(), l * n, g_res.get(), l * n, 2, log_n,
+                           rs.view(d_rs.get()), stream);
+    };
+    launch_seq();
+    record(ps, "rescale (sequence)", shape_of(2, lq, log_n) + "->" + std::to_string(l), res, g_res,
+           launch_seq, stream, reps);
   }
   // Key-switching inner product over Q u P with dnum digits; random keys over the full basis.
   std::vector<uint64_t> keys;
