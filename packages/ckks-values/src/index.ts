@@ -48,3 +48,16 @@ export { RelinearizationKey, type RelinearizationKeyOptions } from './values/Rel
 export { RotationKey, rotationStepsOf, type RotationKeyOptions } from './values/RotationKey.js';
 export { ConjugationKey, type ConjugationKeyOptions } from './values/ConjugationKey.js';
 export { CKKS_VALUE_TYPE_NAMES } from './values/valueKinds.js';
+
+// ── Serialization (safetensors layout with a versioned FHElium manifest) ─────────────────────
+export { CkksSerializationError, SecretKeySerializationError, type CkksSerializationErrorOptions } from './serialization/errors.js';
+export { serializeValue, type SerializeOptions } from './serialization/serializeValue.js';
+export { deserializeValue, type DeserializeOptions } from './serialization/deserializeValue.js';
+export { saveValue, loadValue, VALUE_FILE_MODE } from './serialization/files.js';
+export {
+  VALUE_FILE_FORMAT,
+  VALUE_MANIFEST_VERSION,
+  MANIFEST_METADATA_KEY,
+  type ValueManifest,
+} from './serialization/manifest.js';
+export { MAX_HEADER_BYTES } from './serialization/safetensors.js';

@@ -114,6 +114,7 @@ export class Ciphertext extends CkksValue {
 export const CIPHERTEXT_KIND: CkksValueKind<Ciphertext> = Object.freeze({
   typeName: Ciphertext.TYPE_NAME,
   className: TYPE,
+  valueClass: Ciphertext,
   secret: false,
   optionFields: Object.freeze(['level', 'scale', 'domain', 'keyId', 'components']),
   plan,

@@ -11,6 +11,8 @@ export interface CkksValueKind<T extends CkksValue = CkksValue> {
   readonly typeName: string;
   /** The class name (`Ciphertext`...). */
   readonly className: string;
+  /** The class (for `instanceof` checks against a requested type). */
+  readonly valueClass: abstract new (...args: never[]) => T;
   /** Whether values of this type are secret (written and read only with `allowSecret`). */
   readonly secret: boolean;
   /** The metadata keys holding the constructor options, besides the common ones. */

@@ -49,6 +49,7 @@ export class ConjugationKey extends KeySwitchingKey {
 export const CONJUGATION_KEY_KIND: CkksValueKind<ConjugationKey> = Object.freeze({
   typeName: ConjugationKey.TYPE_NAME,
   className: TYPE,
+  valueClass: ConjugationKey,
   secret: false,
   optionFields: Object.freeze(['domain', 'keyId']),
   plan: (parameters: CkksParameters, options: Readonly<Record<string, unknown>>) =>

@@ -83,6 +83,7 @@ export class Plaintext extends CkksValue {
 export const PLAINTEXT_KIND: CkksValueKind<Plaintext> = Object.freeze({
   typeName: Plaintext.TYPE_NAME,
   className: TYPE,
+  valueClass: Plaintext,
   secret: false,
   optionFields: Object.freeze(['level', 'scale', 'domain']),
   plan,

@@ -89,6 +89,7 @@ export class PublicKey extends CkksValue {
 export const PUBLIC_KEY_KIND: CkksValueKind<PublicKey> = Object.freeze({
   typeName: PublicKey.TYPE_NAME,
   className: TYPE,
+  valueClass: PublicKey,
   secret: false,
   optionFields: Object.freeze(['level', 'basis', 'domain', 'keyId']),
   plan,

@@ -47,6 +47,7 @@ export class RelinearizationKey extends KeySwitchingKey {
 export const RELINEARIZATION_KEY_KIND: CkksValueKind<RelinearizationKey> = Object.freeze({
   typeName: RelinearizationKey.TYPE_NAME,
   className: TYPE,
+  valueClass: RelinearizationKey,
   secret: false,
   optionFields: Object.freeze(['domain', 'keyId']),
   plan: (parameters: CkksParameters, options: Readonly<Record<string, unknown>>) => planKeySwitchingKey(TYPE, parameters, options),

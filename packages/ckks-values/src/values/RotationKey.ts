@@ -96,6 +96,7 @@ export class RotationKey extends KeySwitchingKey {
 export const ROTATION_KEY_KIND: CkksValueKind<RotationKey> = Object.freeze({
   typeName: RotationKey.TYPE_NAME,
   className: TYPE,
+  valueClass: RotationKey,
   secret: false,
   optionFields: Object.freeze(['domain', 'keyId', 'galoisElement']),
   plan,

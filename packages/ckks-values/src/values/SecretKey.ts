@@ -92,6 +92,7 @@ export class SecretKey extends CkksValue {
 export const SECRET_KEY_KIND: CkksValueKind<SecretKey> = Object.freeze({
   typeName: SecretKey.TYPE_NAME,
   className: TYPE,
+  valueClass: SecretKey,
   secret: true,
   optionFields: Object.freeze(['level', 'basis', 'domain', 'keyId']),
   plan,

@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import { CkksValue } from '../values/CkksValue.js';
+import { CKKS_VALUE_KINDS } from '../values/valueKinds.js';
+import { uint64ToLittleEndian } from './byteOrder.js';
+import { CkksSerializationError, SecretKeySerializationError } from './errors.js';
+import { buildManifest, MANIFEST_METADATA_KEY } from './manifest.js';
+import { encodeSafetensors } from './safetensors.js';
+
+/** Options of {@link serializeValue} and `saveValue`. */
+export interface SerializeOptions {
+  /** Required (`true`) to write a secret key. Default false. */
+  readonly allowSecret?: boolean;
+}
+
+/**
+ * The value as a safetensors file: its tensor `data` as `U64` little-endian, and under
+ * `__metadata__["fhelium.manifest"]` the versioned manifest (type, schema version, exact metadata,
+ * parameters' description and context id, payload SHA-256). A CUDA value is copied to the host
+ * first (the host waits for it).
+ *
+ * @throws {SecretKeySerializationError} for a secret key without `allowSecret: true`.
+ * @throws {CkksSerializationError} for anything that is not a live CKKS value of this package.
+ */
+export function serializeValue(value: CkksValue, options: SerializeOptions = {}): Uint8Array {
+  if (!(value instanceof CkksValue) || !CKKS_VALUE_KINDS.has(value.typeName)) {
+    throw new CkksSerializationError('value', `expected a CKKS value (Ciphertext, Plaintext or a key), found ${String(value)}`);
+  }
+  if (CKKS_VALUE_KINDS.get(value.typeName)!.secret && options.allowSecret !== true) {
+    throw new SecretKeySerializationError('allowSecret', `refusing to write a secret key without { allowSecret: true }`);
+  }
+  if (value.isDisposed) throw new CkksSerializationError('value', 'the value was disposed');
+  const tensors = value.tensorEntries().map(([name, tensor]) => ({
+    name,
+    dtype: 'U64',
+    shape: tensor.shape,
+    bytes: uint64ToLittleEndian(tensor.toArray() as BigUint64Array),
+  }));
+  const hash = createHash('sha256');
+  for (const t of tensors) hash.update(t.bytes);
+  const manifest = buildManifest(value, hash.digest('hex'));
+  return encodeSafetensors(tensors, { [MANIFEST_METADATA_KEY]: JSON.stringify(manifest) });
+}
