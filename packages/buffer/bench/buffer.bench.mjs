@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { ReusableValueBuffer, pinValueTree } = await import(path.join(here, '..', 'dist', 'index.js'));
-const { Tensor, Stream, Event, cuda } = await import('@fhelium/cuda-native');
+const { Tensor, Stream, Event, cuda, nativeInfo } = await import('@fhelium/cuda-native');
 
 const scale = Math.max(0.01, Number(process.env.BENCH_SCALE ?? 1));
 const reps = (n) => Math.max(3, Math.round(n * scale));
@@ -132,6 +132,8 @@ const report = {
   commit: commit(),
   node: process.version,
   platform: `${process.platform}-${process.arch}`,
+  // Carries fakeCudaRuntime: figures from the fake-CUDA test build say nothing about a GPU.
+  addon: nativeInfo(),
   cudaAvailable: available,
   cudaUnavailableReason: available ? null : cuda.unavailableReason(),
   gpu: available ? cuda.deviceName() : null,
