@@ -1,0 +1,87 @@
+/**
+ * CPU and CUDA engines built with the same seed produce bit-identical keys, ciphertexts and
+ * results of every operation (sampling is on the host; the kernels are exact integer arithmetic).
+ * Runs where CUDA is available (FHELIUM_REQUIRE_CUDA=1 makes a missing GPU a failure).
+ */
+import { expect } from 'vitest';
+
+import { describeCuda, itCuda } from '@fhelium/cuda-native/testing';
+
+import { CkksEngine } from './CkksEngine.js';
+import { CkksDeviceMismatchError } from './errors.js';
+import { encodeMatrixDiagonals, matrixVector, matrixVectorRotationSteps, tileVector } from './matrixVector.js';
+
+function values(n: number, seed: number): Float64Array {
+  return Float64Array.from({ length: n }, (_, i) => Math.sin(seed * 1000 + i) / 2);
+}
+
+describeCuda('CkksEngine: CPU and CUDA agree bit for bit', () => {
+  for (const preset of ['test-n10-l3', 'test-n12-l7', 'n14-l7']) {
+    itCuda(`${preset}: keys, encryption and every operation`, () => {
+      const run = (device: string) => {
+        const engine = CkksEngine.create({ preset, device, allowInsecure: true, seed: `cuda-${preset}` });
+        const keys = engine.generateKeys({ rotations: [1, -3, 16], conjugation: true });
+        const n = engine.slots;
+        const x = engine.encrypt(engine.encode(values(n, 1)), keys.publicKey);
+        const y = engine.encrypt(engine.encode(values(n, 2)), keys.secretKey);
+        const pt = engine.encode(values(n, 3));
+        const prod = engine.multiplyRelinearize(x, y, keys.relinearizationKey);
+        const outs = {
+          secretKey: keys.secretKey,
+          publicKey: keys.publicKey,
+          relinearizationKey: keys.relinearizationKey,
+          rotationKey: keys.rotationKeys.get(-3)!,
+          x,
+          y,
+          add: engine.add(x, y),
+          sub: engine.sub(x, y),
+          negate: engine.negate(x),
+          addPlain: engine.addPlain(x, pt),
+          multiplyPlain: engine.multiplyPlain(x, pt),
+          multiply: engine.multiply(x, y),
+          relinearized: prod,
+          rescaled: engine.rescale(prod),
+          rotate: engine.rotate(x, 1, keys.rotationKeys),
+          rotateMany: engine.rotateMany(x, [1, -3, 16], keys.rotationKeys)[2]!,
+          conjugate: engine.conjugate(x, keys.conjugationKey!),
+          decrypted: engine.decrypt(prod, keys.secretKey),
+        };
+        const decoded = engine.decode(engine.decrypt(outs.rescaled, keys.secretKey));
+        return { outs, decoded };
+      };
+      const cpu = run('cpu');
+      const gpu = run('cuda');
+      for (const [name, value] of Object.entries(cpu.outs)) {
+        const other = gpu.outs[name as keyof typeof gpu.outs];
+        expect(other.data.device.startsWith('cuda'), name).toBe(true);
+        expect(other.exactMetadata().level, name).toBe(value.exactMetadata().level);
+        expect(other.data.toArray(), name).toEqual(value.data.toArray());
+      }
+      expect(gpu.decoded).toEqual(cpu.decoded);
+    });
+  }
+
+  itCuda('matrixVector 256x256 on test-n10-l3 is identical on both devices', () => {
+    const run = (device: string) => {
+      const engine = CkksEngine.create({ preset: 'test-n10-l3', device, allowInsecure: true, seed: 'mv-cuda' });
+      const keys = engine.generateKeys({ rotations: [...matrixVectorRotationSteps(engine, 256)] });
+      const m = Array.from({ length: 256 }, (_, r) => Float64Array.from({ length: 256 }, (_, c) => Math.cos(r * 256 + c)));
+      const diagonals = encodeMatrixDiagonals(engine, m, { level: 3 });
+      const ct = engine.encrypt(engine.encode(tileVector(values(256, 4), 256, engine.slots)), keys.publicKey);
+      return matrixVector(ct, { engine, diagonals, rotationKeys: keys.rotationKeys }).data.toArray();
+    };
+    expect(run('cuda')).toEqual(run('cpu'));
+  });
+
+  itCuda('refuses values of another device', () => {
+    const cpu = CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, seed: 'dev' });
+    const gpu = CkksEngine.create({ preset: 'test-n10-l3', device: 'cuda', allowInsecure: true, seed: 'dev' });
+    const keys = cpu.generateKeys();
+    const ct = cpu.encrypt(cpu.encode([1]), keys.publicKey);
+    expect(() => gpu.negate(ct)).toThrow(CkksDeviceMismatchError);
+    expect(() => gpu.negate(ct)).toThrow(/negate: ct is on cpu but the engine runs on cuda:0/);
+    const moved = ct.to('cuda');
+    const gk = { ...keys, secretKey: keys.secretKey.to('cuda') };
+    expect(gpu.decode(gpu.decrypt(moved, gk.secretKey))[0]).toBeCloseTo(1, 6);
+  });
+});

@@ -1,0 +1,105 @@
+/** Every exact-state mismatch an engine operation refuses, with the error class and message. */
+import { describe, expect, it } from 'vitest';
+
+import { Ciphertext } from '@fhelium/ckks-values';
+
+import { CkksEngine } from './CkksEngine.js';
+import {
+  CkksArgumentError,
+  CkksContextMismatchError,
+  CkksDomainError,
+  CkksKeyMismatchError,
+  CkksLevelMismatchError,
+  CkksMissingKeyError,
+  CkksScaleMismatchError,
+} from './errors.js';
+
+describe('engine errors', () => {
+  const engine = CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, seed: 'errors' });
+  const keys = engine.generateKeys({ rotations: [1], conjugation: true });
+  const other = engine.generateKeys({ rotations: [1], conjugation: true });
+  const foreignEngine = CkksEngine.create({ preset: 'test-n11-l5', allowInsecure: true, seed: 'errors' });
+  const foreignKeys = foreignEngine.generateKeys();
+  const pt = engine.encode([0.5]);
+  const a = engine.encrypt(pt, keys.publicKey);
+  const b = engine.encrypt(engine.encode([0.25]), keys.publicKey);
+
+  it('create: exactly one of preset and parameters; insecure presets need allowInsecure', () => {
+    expect(() => CkksEngine.create({})).toThrow(CkksArgumentError);
+    expect(() => CkksEngine.create({ preset: 'test-n10-l3', parameters: engine.parameters })).toThrow(/exactly one of/);
+    expect(() => CkksEngine.create({ preset: 'test-n10-l3' })).toThrow(/allowInsecure/);
+    expect(() => CkksEngine.create({ preset: 'no-such-preset' })).toThrow(/no-such-preset/);
+    expect(() => CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, seed: 1.5 })).toThrow(CkksArgumentError);
+  });
+
+  it('level mismatch (add, addPlain, multiply, multiplyPlain) and rescale at level 0', () => {
+    const low = engine.dropLevel(b, 2);
+    expect(() => engine.add(a, low)).toThrow(CkksLevelMismatchError);
+    expect(() => engine.add(a, low)).toThrow(/add: a is at level 3 but b at level 2/);
+    expect(() => engine.addPlain(low, pt)).toThrow(/addPlain: ct is at level 2 but pt at level 3/);
+    expect(() => engine.multiply(a, low)).toThrow(CkksLevelMismatchError);
+    expect(() => engine.multiplyPlain(low, pt)).toThrow(CkksLevelMismatchError);
+    expect(() => engine.rescale(engine.dropLevel(a, 0))).toThrow(/rescale: ct is at level 0/);
+    expect(() => engine.dropLevel(low, 3)).toThrow(/cannot raise ct from level 2 to 3/);
+  });
+
+  it('scale mismatch (add, sub, addPlain)', () => {
+    const scaled = engine.multiplyPlain(a, pt);
+    expect(() => engine.add(scaled, a)).toThrow(CkksScaleMismatchError);
+    expect(() => engine.sub(a, scaled)).toThrow(/sub: a has scale 1099511627776 \(2\^40\.000000\) but b has 1\.2089258196146292e\+24/);
+    expect(() => engine.addPlain(a, engine.encode([1], { scale: 2 ** 30 }))).toThrow(/addPlain: ct has scale .* but pt has 1073741824/);
+  });
+
+  it('key mismatch: ciphertexts and keys of different secret keys', () => {
+    const c = engine.encrypt(pt, other.publicKey);
+    expect(() => engine.add(a, c)).toThrow(CkksKeyMismatchError);
+    expect(() => engine.add(a, c)).toThrow(new RegExp(`a belongs to key ${keys.secretKey.keyId} but b to key ${other.secretKey.keyId}`));
+    expect(() => engine.decrypt(a, other.secretKey)).toThrow(CkksKeyMismatchError);
+    expect(() => engine.relinearize(engine.multiply(a, b), other.relinearizationKey)).toThrow(CkksKeyMismatchError);
+    expect(() => engine.rotate(a, 1, other.rotationKeys)).toThrow(/the rotation key for 1 steps/);
+    expect(() => engine.conjugate(a, other.conjugationKey!)).toThrow(CkksKeyMismatchError);
+    expect(() => engine.encrypt(pt, keys.relinearizationKey as never)).toThrow(/key must be a PublicKey or a SecretKey, got RelinearizationKey/);
+  });
+
+  it('context mismatch: values and keys of another parameter set', () => {
+    const foreign = foreignEngine.encrypt(foreignEngine.encode([1]), foreignKeys.publicKey);
+    expect(() => engine.add(a, foreign)).toThrow(CkksContextMismatchError);
+    expect(() => engine.add(a, foreign)).toThrow(/add: b belongs to context [0-9a-f]{16}… but the engine to [0-9a-f]{16}… \(CkksParameters\(logN=10/);
+    expect(() => engine.encrypt(pt, foreignKeys.publicKey)).toThrow(CkksContextMismatchError);
+    expect(() => engine.decrypt(a, foreignKeys.secretKey)).toThrow(CkksContextMismatchError);
+    expect(() => engine.relinearize(engine.multiply(a, b), foreignKeys.relinearizationKey)).toThrow(CkksContextMismatchError);
+    expect(() => engine.decode(foreignEngine.encode([1]))).toThrow(CkksContextMismatchError);
+  });
+
+  it('domain and components: coefficient-form values, 3-component ciphertexts where 2 are needed', () => {
+    const three = engine.multiply(a, b);
+    expect(() => engine.rotate(three, 1, keys.rotationKeys)).toThrow(CkksDomainError);
+    expect(() => engine.rotate(three, 1, keys.rotationKeys)).toThrow(/ct must have 2 components, got 3; relinearize it first/);
+    expect(() => engine.multiply(three, a)).toThrow(CkksDomainError);
+    expect(() => engine.relinearize(a, keys.relinearizationKey)).toThrow(/relinearize: ct must have 3 components, got 2/);
+    const coeff = new Ciphertext({ parameters: engine.parameters, data: a.data.clone(), level: 3, scale: a.scale, domain: 'coefficient', keyId: a.keyId });
+    expect(() => engine.add(coeff, a)).toThrow(CkksDomainError);
+    expect(() => engine.add(coeff, a)).toThrow(/add: a must be in the 'ntt' domain/);
+  });
+
+  it('missing keys and bad arguments', () => {
+    expect(() => engine.rotate(a, 2, keys.rotationKeys)).toThrow(CkksMissingKeyError);
+    expect(() => engine.rotate(a, 2, keys.rotationKeys)).toThrow(/no rotation key for 2 steps .*keys given for left rotations \[1\]/);
+    expect(() => engine.rotateMany(a, [1, 5], keys.rotationKeys)).toThrow(CkksMissingKeyError);
+    expect(() => engine.conjugate(a, undefined as never)).toThrow(CkksMissingKeyError);
+    expect(() => engine.rotate(a, 1.5, keys.rotationKeys)).toThrow(CkksArgumentError);
+    expect(() => engine.generateKeys({ rotations: [512] })).toThrow(/multiple of the 512 slots/);
+    expect(() => engine.encode([1], { level: 4 })).toThrow(/level must be an integer in \[0, 3\]/);
+    expect(() => engine.encode([1], { scale: 0.5 })).toThrow(/scale must be a finite number >= 1/);
+    expect(() => engine.add(a, pt as never)).toThrow(/add: b must be a Ciphertext, got Plaintext/);
+  });
+
+  it('use after dispose: of a value and of the engine', () => {
+    const c = engine.encrypt(pt, keys.publicKey);
+    c.dispose();
+    expect(() => engine.negate(c)).toThrow(/negate: ct \(a Ciphertext\) was disposed/);
+    const e = CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, seed: 'd' });
+    e.dispose();
+    expect(() => e.encode([1])).toThrow(/encode: the engine was disposed/);
+  });
+});

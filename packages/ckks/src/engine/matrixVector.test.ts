@@ -1,0 +1,91 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { CkksEngine, type CkksKeys } from './CkksEngine.js';
+import { CkksContextMismatchError, CkksLevelMismatchError, CkksMissingKeyError } from './errors.js';
+import { encodeMatrixDiagonals, matrixVector, matrixVectorPlan, matrixVectorRotationSteps, tileVector } from './matrixVector.js';
+
+function rng(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return ((x >>> 0) / 2 ** 32) * 2 - 1;
+  };
+}
+
+describe('matrixVectorPlan', () => {
+  it('pads to a power of two and splits it into baby and giant steps', () => {
+    expect(matrixVectorPlan(16, 512)).toMatchObject({ period: 16, babySteps: 4, giantSteps: 4, rotationSteps: [1, 2, 3, 4, 8, 12] });
+    expect(matrixVectorPlan(100, 512)).toMatchObject({ period: 128, babySteps: 16, giantSteps: 8 });
+    expect(matrixVectorPlan(1, 512)).toMatchObject({ period: 1, babySteps: 1, giantSteps: 1, rotationSteps: [] });
+    expect(() => matrixVectorPlan(513, 512)).toThrow(/dimension must be an integer in \[1, 512\]/);
+  });
+
+  it('tiles a vector with the padded period', () => {
+    expect(Array.from(tileVector([1, 2, 3], 3, 8))).toEqual([1, 2, 3, 0, 1, 2, 3, 0]);
+  });
+});
+
+describe('matrixVector (CPU, test-n10-l3: 512 slots)', () => {
+  let engine: CkksEngine;
+  let keys: CkksKeys;
+  beforeAll(() => {
+    engine = CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, seed: 'mv' });
+    const steps = new Set<number>();
+    for (const d of [16, 48, 64, 256]) for (const s of matrixVectorRotationSteps(engine, d)) steps.add(s);
+    keys = engine.generateKeys({ rotations: [...steps] });
+  });
+
+  // Entries in [-1, 1], vector in [-1, 1]: |y_i| ≤ d. Error bound 1e-6·d: the product's noise is
+  // the sum of d rounding and rotation errors of ~1e-9 each, far below.
+  for (const d of [16, 48, 64, 256]) {
+    it(`computes y = M·v for ${d}x${d} within ${d}e-6`, () => {
+      const r = rng(d);
+      const m = Array.from({ length: d }, () => Float64Array.from({ length: d }, r));
+      const v = Float64Array.from({ length: d }, r);
+      const diagonals = encodeMatrixDiagonals(engine, m, { level: 3 });
+      const ct = engine.encrypt(engine.encode(tileVector(v, d, engine.slots)), keys.publicKey);
+      const y = matrixVector(ct, { engine, diagonals, rotationKeys: keys.rotationKeys });
+      expect(y.level).toBe(2);
+      expect(y.scale).toBe(ct.scale);
+      const got = engine.decode(engine.decrypt(y, keys.secretKey));
+      const period = matrixVectorPlan(d, engine.slots).period;
+      let worst = 0;
+      for (let t = 0; t < engine.slots; t++) {
+        const row = t % period;
+        let expected = 0;
+        if (row < d) for (let c = 0; c < d; c++) expected += m[row]![c]! * v[c]!;
+        worst = Math.max(worst, Math.abs(got[t]! - expected));
+      }
+      expect(worst).toBeLessThan(d * 1e-6);
+      diagonals.dispose();
+    });
+  }
+
+  it('skips zero diagonals: a diagonal matrix needs no rotation key', () => {
+    const d = 32;
+    const m = Array.from({ length: d }, (_, i) => Float64Array.from({ length: d }, (_, j) => (i === j ? i / d : 0)));
+    const diagonals = encodeMatrixDiagonals(engine, m, { level: 2 });
+    expect([...diagonals.plaintexts.keys()]).toEqual([0]);
+    const v = Float64Array.from({ length: d }, (_, i) => 1 - i / d);
+    const ct = engine.encrypt(engine.encode(tileVector(v, d, engine.slots), { level: 2 }), keys.publicKey);
+    const y = engine.decode(engine.decrypt(matrixVector(ct, { engine, diagonals, rotationKeys: [] }), keys.secretKey));
+    for (let i = 0; i < d; i++) expect(Math.abs(y[i]! - (i / d) * v[i]!)).toBeLessThan(1e-7);
+  });
+
+  it('rejects diagonals of another level or context, and missing rotation keys', () => {
+    const m = Array.from({ length: 16 }, () => new Float64Array(16).fill(0.5));
+    const diagonals = encodeMatrixDiagonals(engine, m, { level: 3 });
+    const ct2 = engine.encrypt(engine.encode([1], { level: 2 }), keys.publicKey);
+    expect(() => matrixVector(ct2, { engine, diagonals, rotationKeys: keys.rotationKeys })).toThrow(CkksLevelMismatchError);
+    expect(() => matrixVector(ct2, { engine, diagonals, rotationKeys: keys.rotationKeys })).toThrow(/ct is at level 2 but the diagonals were encoded for level 3/);
+    const ct3 = engine.encrypt(engine.encode([1]), keys.publicKey);
+    expect(() => matrixVector(ct3, { engine, diagonals, rotationKeys: [keys.rotationKeys.get(1)!] })).toThrow(CkksMissingKeyError);
+    const other = CkksEngine.create({ preset: 'test-n11-l5', allowInsecure: true, seed: 'x' });
+    const foreign = encodeMatrixDiagonals(other, m, { level: 3 });
+    expect(() => matrixVector(ct3, { engine, diagonals: foreign, rotationKeys: keys.rotationKeys })).toThrow(CkksContextMismatchError);
+    expect(() => encodeMatrixDiagonals(engine, [[1, 2], [3]])).toThrow(/row 1 has 1 entries, expected 2/);
+    expect(() => encodeMatrixDiagonals(engine, [[1]], { level: 0 })).toThrow(CkksLevelMismatchError);
+  });
+});
