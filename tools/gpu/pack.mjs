@@ -91,9 +91,11 @@ function main() {
   const builds = readdirSync(join(root, 'packages'))
     .map((name) => `packages/${name}/dist`)
     .filter((path) => existsSync(join(root, path)));
-  for (const binary of ['fhelium_native.node', 'kernel_selftest']) {
-    const path = `packages/cuda-native/build/Release/${binary}`;
-    if (existsSync(join(root, path))) builds.push(path);
+  // The addon and every executable beside it (the kernels' GPU self-test, host tests).
+  const release = 'packages/cuda-native/build/Release';
+  for (const file of readdirSync(join(root, release))) {
+    const stat = statSync(join(root, release, file));
+    if (stat.isFile() && (file.endsWith('.node') || (stat.mode & 0o111) !== 0)) builds.push(`${release}/${file}`);
   }
   say(`packing ${builds.join(', ')}`);
   run('tar', ['-cJf', join(out, 'build.tar.xz'), ...builds]);

@@ -9,7 +9,9 @@
 #   bench.json     every benchmark's JSON, one object per script
 #   bench.log      benchmark console output
 #   selftest.txt   the native kernel self-test, when it was built
-# Usage: bash tools/gpu/remote.sh [tests] [bench] [selftest]   (default: all three)
+# Usage: [FHELIUM_COMMIT=<sha>] bash tools/gpu/remote.sh [tests] [bench] [selftest]   (default: all three)
+# The working tree travels without .git, so pass the commit it was packed from in FHELIUM_COMMIT.
+# FHELIUM_BENCH_FILTER=<text> runs only the benchmark scripts whose "package/file" matches that regular expression.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 : "${OUT:?OUT must name the folder whose files come back}"
@@ -25,7 +27,7 @@ tar -xJf .gpu/build.tar.xz || { echo "cannot unpack the builds"; exit 2; }
 
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
+  echo "commit: ${FHELIUM_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
   echo "node: $(node --version)"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>&1 | sed 's/^/gpu: /'
 } | tee "$OUT/env.txt"
@@ -45,7 +47,7 @@ if has tests; then
 fi
 
 if has bench; then
-  node tools/gpu/run-benchmarks.mjs "$OUT/bench.json" 2>&1 | tee "$OUT/bench.log" || status=1
+  node tools/gpu/run-benchmarks.mjs "$OUT/bench.json" "${FHELIUM_BENCH_FILTER:-}" 2>&1 | tee "$OUT/bench.log" || status=1
 fi
 
 if has selftest; then

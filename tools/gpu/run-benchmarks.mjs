@@ -3,7 +3,7 @@
 // collects their JSON into one file. Each script prints progress on stderr and writes its result
 // as JSON to the path given as its first argument.
 //
-// Usage: node tools/gpu/run-benchmarks.mjs OUTFILE [FILTER]
+// Usage: node tools/gpu/run-benchmarks.mjs OUTFILE [FILTER]   (FILTER: a regular expression over "package/file")
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -22,7 +22,7 @@ for (const pkg of readdirSync(join(root, 'packages')).sort()) {
   const dir = join(root, 'packages', pkg, 'bench');
   if (!existsSync(dir)) continue;
   for (const file of readdirSync(dir).sort()) {
-    if (file.endsWith('.bench.mjs') && `${pkg}/${file}`.includes(filter)) scripts.push(join(dir, file));
+    if (file.endsWith('.bench.mjs') && new RegExp(filter).test(`${pkg}/${file}`)) scripts.push(join(dir, file));
   }
 }
 
