@@ -52,7 +52,7 @@ export { CKKS_VALUE_TYPE_NAMES } from './values/valueKinds.js';
 // ── Serialization (safetensors layout with a versioned FHElium manifest) ─────────────────────
 export { CkksSerializationError, SecretKeySerializationError, type CkksSerializationErrorOptions } from './serialization/errors.js';
 export { serializeValue, type SerializeOptions } from './serialization/serializeValue.js';
-export { deserializeValue, type DeserializeOptions } from './serialization/deserializeValue.js';
+export { deserializeValue, type DeserializeOptions, type CkksValueClass } from './serialization/deserializeValue.js';
 export { saveValue, loadValue, VALUE_FILE_MODE } from './serialization/files.js';
 export {
   VALUE_FILE_FORMAT,

@@ -12,6 +12,12 @@ import { CkksSerializationError, SecretKeySerializationError } from './errors.js
 import { MANIFEST_METADATA_KEY, parseManifest, type ValueManifest } from './manifest.js';
 import { decodeSafetensors, type SafetensorsEntry, type SafetensorsFile } from './safetensors.js';
 
+/** A value class, abstract ones included (their constructors may be protected). */
+export interface CkksValueClass<T extends CkksValue> {
+  readonly prototype: T;
+  readonly name: string;
+}
+
 /** Options of {@link deserializeValue} and `loadValue`. */
 export interface DeserializeOptions<T extends CkksValue = CkksValue> {
   /** The parameters the value must belong to: the file's context id and primes must match. */
@@ -21,7 +27,7 @@ export interface DeserializeOptions<T extends CkksValue = CkksValue> {
   /** Required (`true`) to read a secret key. Default false. */
   readonly allowSecret?: boolean;
   /** The class the value must be (for example `Ciphertext`, or `KeySwitchingKey` for any such key). */
-  readonly type?: abstract new (...args: never[]) => T;
+  readonly type?: CkksValueClass<T>;
 }
 
 function show(value: MetadataValue | undefined): string {
@@ -66,7 +72,8 @@ function readKind(manifest: ValueManifest, allowSecret: boolean, type: Deseriali
   if (kind.secret && !allowSecret) {
     throw new SecretKeySerializationError('allowSecret', `the file holds a secret key (${kind.typeName}); refusing to read it without { allowSecret: true }`);
   }
-  if (type !== undefined && !(kind.valueClass.prototype instanceof type) && (kind.valueClass as unknown) !== type) {
+  const proto: object = kind.valueClass.prototype;
+  if (type !== undefined && proto !== type.prototype && !Object.prototype.isPrototypeOf.call(type.prototype, proto)) {
     throw new CkksSerializationError('manifest.typeName', `expected a ${type.name}, the file holds a ${kind.className}`);
   }
   if (manifest.schemaVersion !== 1) {
