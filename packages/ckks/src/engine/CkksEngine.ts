@@ -65,9 +65,10 @@ import {
 } from './keyGeneration.js';
 import { keySwitch, keySwitchDigits, modUpToDigits } from './keySwitch.js';
 import { OsRandomSource, SeededRandomSource, type RandomSource } from './random.js';
-import { sampleGaussian, sampleTernary } from './sampling.js';
+import { sampleGaussian, sampleTernary, smallToRns } from './sampling.js';
 import { Scope } from './scope.js';
 import { EngineTables } from './tables.js';
+import { upload } from './upload.js';
 
 /** Options of {@link CkksEngine.create}: exactly one of `preset` and `parameters`. */
 export interface CkksEngineOptions {
@@ -295,7 +296,7 @@ export class CkksEngine {
     }
     const coefficients = this.encoder.encodeToCoefficients(values, scale);
     const primes = p.qPrimes.slice(0, level + 1);
-    const data = Tensor.fromArray(coefficientsToRns(coefficients, primes), { shape: [1, level + 1, p.ringDegree], device: this.device });
+    const data = upload(coefficientsToRns(coefficients, primes), [1, level + 1, p.ringDegree], this.device);
     try {
       nttForward(data, this._tables.ntt, { limbToPrime: this._tables.levels[level]!.qMap, out: data });
       return new Plaintext({ parameters: p, data, level, scale, domain: 'ntt' });
@@ -364,20 +365,21 @@ export class CkksEngine {
     const out = Tensor.empty([2, limbs, n], { dtype: 'uint64', device: this.device });
     const scope = new Scope();
     try {
-      const ctx = this.keyGen;
-      const v = scope.add(smallPolyNtt(ctx, sampleTernary(this.#random, n), primes));
-      const e0 = scope.add(smallPolyNtt(ctx, sampleGaussian(this.#random, n), primes));
-      const e1 = scope.add(smallPolyNtt(ctx, sampleGaussian(this.#random, n), primes));
-      const m = scope.component(pt.data, 0);
-      const errors = [e0, e1];
+      // v (ternary), e0, e1 (Gaussian): sampled in this order, uploaded and transformed together.
+      const words = new BigUint64Array(3 * limbs * n);
+      smallToRns(sampleTernary(this.#random, n), primes, words, 0);
+      smallToRns(sampleGaussian(this.#random, n), primes, words, limbs * n);
+      smallToRns(sampleGaussian(this.#random, n), primes, words, 2 * limbs * n);
+      const small = scope.add(upload(words, [3, limbs, n], this.device));
+      nttForward(small, this._tables.ntt, { limbToPrime: lt.qMap, out: small });
+      const v = scope.component(small, 0);
       for (let c = 0; c < 2; c += 1) {
         const pkc = scope.narrow(scope.component(pk.data, c), 0, 0, limbs);
-        const oc = scope.component(out, c);
-        mulMod(pkc, v, lt.moduliQ, { out: oc });
-        addMod(oc, errors[c]!, lt.moduliQ, { out: oc });
+        mulMod(pkc, v, lt.moduliQ, { out: scope.component(out, c) });
       }
+      addMod(out, scope.narrow(small, 0, 1, 2), lt.moduliQ, { out });
       const c0 = scope.component(out, 0);
-      addMod(c0, m, lt.moduliQ, { out: c0 });
+      addMod(c0, scope.component(pt.data, 0), lt.moduliQ, { out: c0 });
       return new Ciphertext({ parameters: p, data: out, level, scale: pt.scale, domain: 'ntt', keyId: pk.keyId, components: 2 });
     } catch (error) {
       out.dispose();

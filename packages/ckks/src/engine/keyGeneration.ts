@@ -15,6 +15,7 @@ import type { RandomSource } from './random.js';
 import { sampleGaussian, sampleTernary, sampleUniform, smallToRns } from './sampling.js';
 import { Scope } from './scope.js';
 import type { EngineTables } from './tables.js';
+import { upload } from './upload.js';
 
 /** Everything key generation needs from the engine. */
 export interface KeyGenContext {
@@ -31,7 +32,7 @@ function fullBasis(p: CkksParameters): bigint[] {
 
 /** A small (ternary or error) polynomial over `primes` (rows 0..limbs-1 of the tables), in NTT form: `[limbs, N]`. */
 export function smallPolyNtt(ctx: KeyGenContext, coefficients: Int8Array, primes: readonly bigint[], limbToPrime?: Uint32Array): Tensor {
-  const t = Tensor.fromArray(smallToRns(coefficients, primes), { shape: [primes.length, coefficients.length], device: ctx.device });
+  const t = upload(smallToRns(coefficients, primes), [primes.length, coefficients.length], ctx.device);
   try {
     return nttForward(t, ctx.tables.ntt, { limbToPrime, out: t });
   } catch (error) {
@@ -43,7 +44,7 @@ export function smallPolyNtt(ctx: KeyGenContext, coefficients: Int8Array, primes
 /** A uniform polynomial over `primes`, directly as NTT residues: `[limbs, N]`. */
 export function uniformPoly(ctx: KeyGenContext, primes: readonly bigint[]): Tensor {
   const n = ctx.parameters.ringDegree;
-  return Tensor.fromArray(sampleUniform(ctx.random, primes, n), { shape: [primes.length, n], device: ctx.device });
+  return upload(sampleUniform(ctx.random, primes, n), [primes.length, n], ctx.device);
 }
 
 /** A fresh ternary secret over Q ∪ P in NTT form: `[1, L+1+K, N]`. */

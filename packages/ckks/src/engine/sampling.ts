@@ -108,16 +108,20 @@ export function sampleGaussian(random: RandomSource, n: number): Int8Array {
   return out;
 }
 
-/** The residues `[limbs, n]` of small signed coefficients modulo each prime (negatives as q − |c|). */
-export function smallToRns(coefficients: Int8Array, primes: readonly bigint[]): BigUint64Array {
+/**
+ * The residues `[limbs, n]` of small signed coefficients modulo each prime (negatives as q − |c|),
+ * written into `out` from word `offset` (default: a new array of exactly limbs·n words).
+ */
+export function smallToRns(coefficients: Int8Array, primes: readonly bigint[], out?: BigUint64Array, offset = 0): BigUint64Array {
   const n = coefficients.length;
-  const out = new BigUint64Array(primes.length * n);
-  const words = new Uint32Array(out.buffer);
+  const target = out ?? new BigUint64Array(primes.length * n);
+  const words = new Uint32Array(target.buffer, target.byteOffset, target.length * 2);
   primes.forEach((q, l) => {
     const [qHi, qLo] = split(q);
+    const base = 2 * (offset + l * n);
     for (let i = 0; i < n; i += 1) {
       const c = coefficients[i]!;
-      const at = 2 * (l * n + i);
+      const at = base + 2 * i;
       if (c >= 0) {
         words[at] = c;
         words[at + 1] = 0;
@@ -128,5 +132,5 @@ export function smallToRns(coefficients: Int8Array, primes: readonly bigint[]): 
       }
     }
   });
-  return out;
+  return target;
 }
