@@ -69,10 +69,11 @@ export class RotationKey extends KeySwitchingKey {
   constructor(options: RotationKeyOptions, borrowed?: typeof BORROWED) {
     const o = requireOptions(TYPE, options);
     const parameters = requireParameters(TYPE, o.parameters);
-    const state = plan(parameters, o);
+    const steps = rotationStepsOf(o.galoisElement, parameters.logN);
+    const state = planKeySwitchingKey(TYPE, parameters, o, { galoisElement: o.galoisElement as number });
     super(RotationKey.TYPE_NAME, state, requireData(TYPE, o.data, state.shape, state.dims), borrowed !== BORROWED, o.keyId as string);
     this.galoisElement = o.galoisElement as number;
-    this.steps = rotationStepsOf(this.galoisElement, parameters.logN);
+    this.steps = steps;
     Object.freeze(this);
   }
 
