@@ -460,6 +460,10 @@ export class CkksEngine {
     sameLevel(a, b, op, 'a', 'b');
     sameScale(a, b, op, 'a', 'b');
     const moduli = this._tables.levels[a.level]!.moduliQ;
+    if (a.components === b.components) {
+      // Common case: one kernel over every component, no views.
+      return this.wrapLike(a, kernel(a.data, b.data, moduli), a.level, a.scale, a.components);
+    }
     const components = Math.max(a.components, b.components);
     const common = Math.min(a.components, b.components);
     const out = Tensor.empty([components, a.level + 1, this.parameters.ringDegree], { dtype: 'uint64', device: this.device });
