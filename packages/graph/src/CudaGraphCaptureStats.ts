@@ -1,0 +1,23 @@
+/** One-time costs of a capture and the allocator figures after it. */
+
+/**
+ * The construction costs of one `CudaGraphProgram` and the device memory after its capture.
+ * Readable after the program is closed.
+ */
+export interface CudaGraphCaptureStats {
+  /** Number of uncaptured warm-up evaluations (the `warmup` option). */
+  readonly warmupIterations: number;
+  /** Host-observed duration of all warm-up evaluations, until their work completed (seconds). */
+  readonly warmupSeconds: number;
+  /** Host-observed duration of the capture, instantiation included (seconds). */
+  readonly captureSeconds: number;
+  /** Host-observed duration of the synchronized first replay that checks the graph (seconds). */
+  readonly firstReplaySeconds: number;
+  /**
+   * Bytes handed out by the caching allocator of the capture device after the first replay: a
+   * process-wide snapshot, not this graph's own footprint.
+   */
+  readonly memoryAllocatedBytes: number;
+  /** Bytes the caching allocator of the capture device held from CUDA at the same moment. */
+  readonly memoryReservedBytes: number;
+}

@@ -1,0 +1,113 @@
+/**
+ * The output tree of a captured function: its check (CUDA tensors and registered exact values on
+ * the capture device, nested in arrays, records and Maps, or `null`/`undefined`), its tensors, and
+ * independent copies of it.
+ */
+import { Tensor } from '@fhelium/cuda-native';
+import { ValueTreeSignature, type TensorLike } from '@fhelium/signature';
+
+import { describeGiven } from './describeGiven.js';
+import { buildTree, describeTree, type TreeNode } from './valueTree.js';
+
+/** Root label of output paths. */
+export const OUTPUT_LABEL = 'output';
+
+const EXPECTED = 'CUDA tensors and registered exact values nested in arrays, plain objects and Maps, or null';
+
+/**
+ * A checked output tree. The program owns the tensors of the output its function returned (see
+ * {@link OutputTree.dispose}); the tree object itself is what `CudaGraphProgram.output` returns.
+ */
+export class OutputTree {
+  /** The output as the function returned it. */
+  readonly value: unknown;
+  /** The structure, or `null` for a `null`/`undefined` output. */
+  readonly root: TreeNode | null;
+  /** Every tensor of the output (exact-value entries included), in leaf order. */
+  readonly leaves: readonly Tensor[];
+  /** The path of each leaf (`output[1] tensor "c0"`). */
+  readonly leafPaths: readonly string[];
+
+  private constructor(value: unknown, root: TreeNode | null, leaves: readonly Tensor[], leafPaths: readonly string[]) {
+    this.value = value;
+    this.root = root;
+    this.leaves = leaves;
+    this.leafPaths = leafPaths;
+  }
+
+  /**
+   * Checks what a captured function returned.
+   *
+   * @param value - The function's result (not a thenable: the caller checks that first).
+   * @param device - The capture device (`'cuda:0'`).
+   * @param where - Label for messages (`CudaGraphProgram.capture: the output of f (warmup)`).
+   * @throws TypeError if the output has an unsupported leaf or container (a number, a CPU tensor,
+   *   an unregistered class...), a tensor that is not a live cuda-native `Tensor`, or a tensor on
+   *   another device; the message names the path and says what is supported.
+   */
+  static check(value: unknown, device: string, where: string): OutputTree {
+    if (value === null || value === undefined) return new OutputTree(value, null, [], []);
+    try {
+      ValueTreeSignature.fromValue(value, { path: OUTPUT_LABEL });
+    } catch (error) {
+      if (error instanceof TypeError) throw new TypeError(`${where}: ${error.message}; expected ${EXPECTED}`, { cause: error });
+      throw error;
+    }
+    const { root, leaves, leafPaths } = describeTree(value, OUTPUT_LABEL);
+    leaves.forEach((leaf: TensorLike, i) => {
+      const path = leafPaths[i] as string;
+      if (!(leaf instanceof Tensor)) {
+        throw new TypeError(`${where}: ${path}: expected a Tensor of @fhelium/cuda-native on ${device}, found ${describeGiven(leaf)}`);
+      }
+      if (leaf.isDisposed) throw new TypeError(`${where}: ${path}: expected a live tensor on ${device}, found a disposed tensor`);
+      if (leaf.device !== device) {
+        throw new TypeError(`${where}: ${path}: expected a tensor on ${device} (the capture device), found a tensor on ${leaf.device}; expected ${EXPECTED}`);
+      }
+    });
+    return new OutputTree(value, root, leaves as Tensor[], leafPaths);
+  }
+
+  /** The storages of the output tensors (their `storageKey`s). */
+  storages(): Set<unknown> {
+    return new Set(this.leaves.map((leaf) => leaf.storageKey));
+  }
+
+  /**
+   * A copy that owns its storage: every tensor cloned on the current stream of its device (one
+   * clone per distinct tensor object, so a tensor appearing twice is cloned once), exact values
+   * rebuilt around the clones through the registry, containers new. `null`/`undefined` stay as
+   * they are. On failure the clones made so far are disposed.
+   *
+   * @throws TypeError or FHEliumError from the registry if an exact value cannot be rebuilt around
+   *   contiguous clones (an exact value holding a non-contiguous view).
+   */
+  clone(): unknown {
+    if (this.root === null) return this.value;
+    const byTensor = new Map<Tensor, Tensor>();
+    const clones: Tensor[] = [];
+    try {
+      for (const leaf of this.leaves) {
+        let copy = byTensor.get(leaf);
+        if (copy === undefined) {
+          copy = leaf.clone();
+          byTensor.set(leaf, copy);
+        }
+        clones.push(copy);
+      }
+      return buildTree(this.root, clones);
+    } catch (error) {
+      for (const copy of byTensor.values()) copy.dispose();
+      throw error;
+    }
+  }
+
+  /**
+   * Disposes the output tensors that `keep` does not claim (input tensors, which their buffer
+   * disposes, or storage the function did not create). Idempotent.
+   *
+   * @param keep - Whether a tensor belongs to someone else.
+   */
+  dispose(keep: (leaf: Tensor) => boolean): void {
+    for (const leaf of this.leaves) if (!keep(leaf)) leaf.dispose();
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Short descriptions of arbitrary values for the "found …" part of error messages. They never
+ * throw and never call user code other than reading `constructor.name`.
+ */
+
+/**
+ * Describes `value` in a few words: `5 (number)`, `"x" (string)`, `null`, `an array of length 2`,
+ * `an instance of Foo`, `a plain object`, `a function`.
+ *
+ * @param value - Anything.
+ */
+export function describeGiven(value: unknown): string {
+  switch (typeof value) {
+    case 'undefined':
+      return 'undefined';
+    case 'string':
+      return `${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)} (string)`;
+    case 'number':
+    case 'boolean':
+      return `${String(value)} (${typeof value})`;
+    case 'bigint':
+      return `${value}n (bigint)`;
+    case 'symbol':
+      return 'a symbol';
+    case 'function':
+      return 'a function';
+    default:
+      break;
+  }
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  let name = '';
+  try {
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto === null || proto === Object.prototype) return 'a plain object';
+    const ctor: unknown = (value as { constructor?: unknown }).constructor;
+    if (typeof ctor === 'function') name = ctor.name;
+  } catch {
+    return 'an object';
+  }
+  return name === '' ? 'an object' : `an instance of ${name}`;
+}
+
+/**
+ * Whether `value` is a Promise or another thenable: what an `async` function returns, and what a
+ * synchronous capture cannot follow.
+ *
+ * @param value - Anything.
+ */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
+  try {
+    return typeof (value as { then?: unknown }).then === 'function';
+  } catch {
+    return false;
+  }
+}
