@@ -59,13 +59,13 @@ import {
   generateSwitchingKeyData,
   secretAutomorphism,
   secretSquared,
-  smallPolyNtt,
   uniformPoly,
   type KeyGenContext,
 } from './keyGeneration.js';
 import { keySwitch, keySwitchDigits, modUpToDigits } from './keySwitch.js';
 import { OsRandomSource, SeededRandomSource, type RandomSource } from './random.js';
-import { sampleGaussian, sampleTernary, smallToRns } from './sampling.js';
+import { sampleGaussian, sampleTernary } from './sampling.js';
+import { smallPolysNtt } from './smallPolys.js';
 import { Scope } from './scope.js';
 import { EngineTables } from './tables.js';
 import { upload } from './upload.js';
@@ -263,7 +263,7 @@ export class CkksEngine {
 
   private switchingKey<T>(secret: Tensor, galoisElement: number, wrap: (data: Tensor) => T): T {
     const ctx = this.keyGen;
-    const target = secretAutomorphism(ctx, secret, galoisElement);
+    const target = secretAutomorphism(secret, galoisElement);
     let data: Tensor;
     try {
       data = generateSwitchingKeyData(ctx, secret, target);
@@ -360,18 +360,14 @@ export class CkksEngine {
     const level = pt.level;
     const limbs = level + 1;
     const lt = this._tables.levels[level]!;
-    const primes = p.qPrimes.slice(0, limbs);
     const n = p.ringDegree;
     const out = Tensor.empty([2, limbs, n], { dtype: 'uint64', device: this.device });
     const scope = new Scope();
     try {
-      // v (ternary), e0, e1 (Gaussian): sampled in this order, uploaded and transformed together.
-      const words = new BigUint64Array(3 * limbs * n);
-      smallToRns(sampleTernary(this.#random, n), primes, words, 0);
-      smallToRns(sampleGaussian(this.#random, n), primes, words, limbs * n);
-      smallToRns(sampleGaussian(this.#random, n), primes, words, 2 * limbs * n);
-      const small = scope.add(upload(words, [3, limbs, n], this.device));
-      nttForward(small, this._tables.ntt, { limbToPrime: lt.qMap, out: small });
+      // v (ternary), e0, e1 (Gaussian): sampled in this order, expanded and transformed together.
+      const small = scope.add(
+        smallPolysNtt(this.keyGen, [sampleTernary(this.#random, n), sampleGaussian(this.#random, n), sampleGaussian(this.#random, n)], { level }),
+      );
       const v = scope.component(small, 0);
       for (let c = 0; c < 2; c += 1) {
         const pkc = scope.narrow(scope.component(pk.data, c), 0, 0, limbs);
@@ -402,7 +398,7 @@ export class CkksEngine {
       const c0 = scope.component(out, 0);
       const c1 = scope.component(out, 1);
       c1.copy_(scope.add(uniformPoly(ctx, primes)));
-      const e = scope.add(smallPolyNtt(ctx, sampleGaussian(this.#random, p.ringDegree), primes));
+      const e = scope.component(scope.add(smallPolysNtt(ctx, [sampleGaussian(this.#random, p.ringDegree)], { level })), 0);
       const s = scope.narrow(scope.component(sk.data, 0), 0, 0, limbs);
       mulMod(c1, s, lt.moduliQ, { out: c0 });
       subMod(e, c0, lt.moduliQ, { out: c0 });

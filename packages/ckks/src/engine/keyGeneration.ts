@@ -8,12 +8,13 @@
  *   s' = s², a rotation by k uses s' = s(X^(5^k)), conjugation s' = s(X^(2N−1)).
  * Sampling order is fixed, so one seed always gives the same keys on every device.
  */
-import { addMod, automorphismNtt, mulMod, negMod, nttForward, Tensor } from '@fhelium/cuda-native';
+import { addMod, automorphismNtt, mulMod, negMod, Tensor } from '@fhelium/cuda-native';
 import type { CkksParameters } from '@fhelium/ckks-values';
 
 import type { RandomSource } from './random.js';
-import { sampleGaussian, sampleTernary, sampleUniform, smallToRns } from './sampling.js';
+import { sampleGaussian, sampleTernary, sampleUniform } from './sampling.js';
 import { Scope } from './scope.js';
+import { smallPolysNtt, type SmallPolyBasis } from './smallPolys.js';
 import type { EngineTables } from './tables.js';
 import { upload } from './upload.js';
 
@@ -30,17 +31,6 @@ function fullBasis(p: CkksParameters): bigint[] {
   return [...p.qPrimes, ...p.pPrimes];
 }
 
-/** A small (ternary or error) polynomial over `primes` (rows 0..limbs-1 of the tables), in NTT form: `[limbs, N]`. */
-export function smallPolyNtt(ctx: KeyGenContext, coefficients: Int8Array, primes: readonly bigint[], limbToPrime?: Uint32Array): Tensor {
-  const t = upload(smallToRns(coefficients, primes), [primes.length, coefficients.length], ctx.device);
-  try {
-    return nttForward(t, ctx.tables.ntt, { limbToPrime, out: t });
-  } catch (error) {
-    t.dispose();
-    throw error;
-  }
-}
-
 /** A uniform polynomial over `primes`, directly as NTT residues: `[limbs, N]`. */
 export function uniformPoly(ctx: KeyGenContext, primes: readonly bigint[]): Tensor {
   const n = ctx.parameters.ringDegree;
@@ -49,25 +39,21 @@ export function uniformPoly(ctx: KeyGenContext, primes: readonly bigint[]): Tens
 
 /** A fresh ternary secret over Q ∪ P in NTT form: `[1, L+1+K, N]`. */
 export function generateSecret(ctx: KeyGenContext): Tensor {
-  const s = sampleTernary(ctx.random, ctx.parameters.ringDegree);
-  const poly = smallPolyNtt(ctx, s, fullBasis(ctx.parameters));
-  const out = poly.view([1, ...poly.shape]);
-  poly.dispose();
-  return out;
+  return smallPolysNtt(ctx, [sampleTernary(ctx.random, ctx.parameters.ringDegree)], 'QP');
 }
 
 /**
  * (b, a) = (−a·s + e, a) over the first `limbs` primes of the full basis, written into `out`
  * (`[2, limbs, N]` view or tensor). `s` is `[limbs, N]` (NTT), `moduli` `[limbs, 3]`.
  */
-function encryptZero(ctx: KeyGenContext, s: Tensor, moduli: Tensor, primes: readonly bigint[], out: Tensor): void {
+function encryptZero(ctx: KeyGenContext, s: Tensor, moduli: Tensor, primes: readonly bigint[], out: Tensor, basis: SmallPolyBasis): void {
   const scope = new Scope();
   try {
     const b = scope.component(out, 0);
     const a = scope.component(out, 1);
     const fresh = scope.add(uniformPoly(ctx, primes));
     a.copy_(fresh);
-    const e = scope.add(smallPolyNtt(ctx, sampleGaussian(ctx.random, ctx.parameters.ringDegree), primes));
+    const e = scope.component(scope.add(smallPolysNtt(ctx, [sampleGaussian(ctx.random, ctx.parameters.ringDegree)], basis)), 0);
     mulMod(a, s, moduli, { out: b });
     negMod(b, moduli, { out: b });
     addMod(b, e, moduli, { out: b });
@@ -84,7 +70,7 @@ export function generatePublicKeyData(ctx: KeyGenContext, secret: Tensor): Tenso
   const scope = new Scope();
   try {
     const s = scope.narrow(scope.component(secret, 0), 0, 0, limbs);
-    encryptZero(ctx, s, ctx.tables.levels[p.maxLevel]!.moduliQ, p.qPrimes, out);
+    encryptZero(ctx, s, ctx.tables.levels[p.maxLevel]!.moduliQ, p.qPrimes, out, { level: p.maxLevel });
     return out;
   } catch (error) {
     out.dispose();
@@ -116,7 +102,7 @@ export function generateSwitchingKeyData(ctx: KeyGenContext, secret: Tensor, tar
     const pTarget = scope.add(mulMod(target, factorT, moduli));
     p.digitRanges.forEach(([begin, end], d) => {
       const digit = scope.component(out, d);
-      encryptZero(ctx, s, moduli, full, digit);
+      encryptZero(ctx, s, moduli, full, digit, 'QP');
       const b = scope.component(digit, 0);
       const rows = scope.narrow(b, 0, begin, end - begin);
       addMod(rows, scope.narrow(pTarget, 0, begin, end - begin), scope.narrow(moduli, 0, begin, end - begin), { out: rows });
@@ -142,7 +128,7 @@ export function secretSquared(ctx: KeyGenContext, secret: Tensor): Tensor {
 }
 
 /** s(X^g) over Q ∪ P (NTT), `[L+1+K, N]`. */
-export function secretAutomorphism(ctx: KeyGenContext, secret: Tensor, galoisElement: number): Tensor {
+export function secretAutomorphism(secret: Tensor, galoisElement: number): Tensor {
   const scope = new Scope();
   try {
     return automorphismNtt(scope.component(secret, 0), galoisElement);

@@ -25,3 +25,26 @@ describe('modUpToDigits (CPU)', () => {
     tables.dispose();
   });
 });
+
+describe('smallPolysNtt (CPU)', () => {
+  it('expands signed small coefficients to every limb exactly, in NTT form', async () => {
+    const { smallPolysNtt } = await import('./smallPolys.js');
+    const { smallToRns } = await import('./sampling.js');
+    const p = CkksParameters.fromPreset('test-n10-l3', { allowInsecure: true });
+    const tables = new EngineTables(p, 'cpu');
+    const ctx = { parameters: p, device: 'cpu', tables, random: new SeededRandomSource('small') };
+    const polys = [0, 1].map((k) => Int8Array.from({ length: p.ringDegree }, (_, i) => ((i * 7 + k * 3) % 41) - 20));
+    for (const basis of [{ level: 2 }, 'QP' as const]) {
+      const primes = basis === 'QP' ? [...p.qPrimes, ...p.pPrimes] : p.qPrimes.slice(0, 3);
+      const got = smallPolysNtt(ctx, polys, basis);
+      const map = basis === 'QP' ? undefined : tables.levels[2]!.qMap;
+      const expected = polys.map((poly) =>
+        nttForward(Tensor.fromArray(smallToRns(poly, primes), { shape: [primes.length, p.ringDegree] }), tables.ntt, { limbToPrime: map }).toArray(),
+      );
+      const all = got.toArray() as BigUint64Array;
+      const size = primes.length * p.ringDegree;
+      expected.forEach((e, k) => expect(all.subarray(k * size, (k + 1) * size)).toEqual(e));
+    }
+    tables.dispose();
+  });
+});
