@@ -46,6 +46,7 @@ import {
   checkBelongs,
   checkCiphertext,
   checkComponents,
+  checkKeyCovers,
   checkPlaintext,
   describe,
   sameKey,
@@ -346,10 +347,12 @@ export class CkksEngine {
     checkPlaintext(this, pt, op);
     if (key instanceof PublicKey) {
       checkBelongs(this, key, op, 'publicKey', 'PublicKey');
+      checkKeyCovers(key, pt.level, op, 'publicKey');
       return this.encryptPublic(pt, key);
     }
     if (key instanceof SecretKey) {
       checkBelongs(this, key, op, 'secretKey', 'SecretKey');
+      checkKeyCovers(key, pt.level, op, 'secretKey');
       return this.encryptSecret(pt, key);
     }
     throw new CkksKeyMismatchError(`${op}: key must be a PublicKey or a SecretKey, got ${describe(key)}`);
@@ -423,6 +426,7 @@ export class CkksEngine {
     if (!(secretKey instanceof SecretKey)) throw new CkksKeyMismatchError(`${op}: secretKey must be a SecretKey, got ${describe(secretKey)}`);
     checkBelongs(this, secretKey, op, 'secretKey', 'SecretKey');
     sameKey(ct, secretKey, op, 'ct', 'secretKey');
+    checkKeyCovers(secretKey, ct.level, op, 'secretKey');
     const p = this.parameters;
     const limbs = ct.level + 1;
     const moduli = this._tables.levels[ct.level]!.moduliQ;
@@ -590,6 +594,7 @@ export class CkksEngine {
     }
     checkBelongs(this, relinearizationKey, op, 'relinearizationKey', 'RelinearizationKey');
     sameKey(ct, relinearizationKey, op, 'ct', 'relinearizationKey');
+    checkKeyCovers(relinearizationKey, ct.level, op, 'relinearizationKey');
     const scope = new Scope();
     try {
       const ks = keySwitch(this._tables, ct.level, this.parameters.alpha, scope.component(ct.data, 2), relinearizationKey.data);
@@ -681,6 +686,7 @@ export class CkksEngine {
     }
     checkBelongs(this, key, op, 'rotationKey', 'RotationKey');
     sameKey(ct, key, op, 'ct', `the rotation key for ${steps} steps`);
+    checkKeyCovers(key, ct.level, op, `the rotation key for ${steps} steps`);
     return key;
   }
 
@@ -706,6 +712,7 @@ export class CkksEngine {
     }
     checkBelongs(this, conjugationKey, op, 'conjugationKey', 'ConjugationKey');
     sameKey(ct, conjugationKey, op, 'ct', 'conjugationKey');
+    checkKeyCovers(conjugationKey, ct.level, op, 'conjugationKey');
     return this.applyGalois(ct, conjugationKey.galoisElement, conjugationKey.data);
   }
 

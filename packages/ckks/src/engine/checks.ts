@@ -98,3 +98,15 @@ export function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   return `${typeof value} ${String(value)}`;
 }
+
+/**
+ * A key the engine reads limbs 0..`level` of: in NTT form and at a level ≥ `level`.
+ * @throws {CkksDomainError} for a key in coefficient form; {@link CkksLevelMismatchError} for a key
+ *   below `level`.
+ */
+export function checkKeyCovers(key: { domain: string; level: number }, level: number, op: string, name: string): void {
+  if (key.domain !== 'ntt') throw new CkksDomainError(`${op}: ${name} must be in the 'ntt' domain (engine keys are), got '${key.domain}'`);
+  if (key.level < level) {
+    throw new CkksLevelMismatchError(`${op}: ${name} is at level ${key.level} but the operand is at level ${level}; the key must reach the operand's level`);
+  }
+}

@@ -1,7 +1,7 @@
 /** Every exact-state mismatch an engine operation refuses, with the error class and message. */
 import { describe, expect, it } from 'vitest';
 
-import { Ciphertext } from '@fhelium/ckks-values';
+import { Ciphertext, SecretKey } from '@fhelium/ckks-values';
 
 import { CkksEngine } from './CkksEngine.js';
 import {
@@ -77,6 +77,11 @@ describe('engine errors', () => {
     expect(() => engine.rotate(three, 1, keys.rotationKeys)).toThrow(/ct must have 2 components, got 3; relinearize it first/);
     expect(() => engine.multiply(three, a)).toThrow(CkksDomainError);
     expect(() => engine.relinearize(a, keys.relinearizationKey)).toThrow(/relinearize: ct must have 3 components, got 2/);
+    const skCoeff = new SecretKey({ parameters: engine.parameters, data: keys.secretKey.data.clone(), basis: 'QP', domain: 'coefficient', keyId: keys.secretKey.keyId });
+    expect(() => engine.decrypt(a, skCoeff)).toThrow(/decrypt: secretKey must be in the 'ntt' domain/);
+    const skLow = new SecretKey({ parameters: engine.parameters, data: keys.secretKey.data.narrow(1, 0, 2).clone(), basis: 'Q', domain: 'ntt', level: 1, keyId: keys.secretKey.keyId });
+    expect(() => engine.decrypt(a, skLow)).toThrow(/decrypt: secretKey is at level 1 but the operand is at level 3/);
+    expect(engine.decode(engine.decrypt(engine.dropLevel(a, 1), skLow))[0]).toBeCloseTo(0.5, 6);
     const coeff = new Ciphertext({ parameters: engine.parameters, data: a.data.clone(), level: 3, scale: a.scale, domain: 'coefficient', keyId: a.keyId });
     expect(() => engine.add(coeff, a)).toThrow(CkksDomainError);
     expect(() => engine.add(coeff, a)).toThrow(/add: a must be in the 'ntt' domain/);
