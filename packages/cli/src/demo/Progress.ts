@@ -1,0 +1,58 @@
+/**
+ * Progress of a multi-step command on stderr: one line per finished step with the step's time and
+ * the total so far. On a terminal the step's name is shown while it runs and replaced in place by
+ * its finished line; elsewhere (pipes, logs, tests) only finished lines are written.
+ */
+import type { TextSink } from '../io.js';
+import type { Style } from '../style.js';
+
+/** Times and reports steps. */
+export class Progress {
+  readonly #sink: TextSink;
+  readonly #style: Style;
+  readonly #start = performance.now();
+  /** Seconds per finished step, in order. */
+  readonly steps: { readonly label: string; readonly seconds: number }[] = [];
+
+  constructor(sink: TextSink, style: Style) {
+    this.#sink = sink;
+    this.#style = style;
+  }
+
+  /** Seconds since this reporter was made. */
+  get elapsedSeconds(): number {
+    return (performance.now() - this.#start) / 1000;
+  }
+
+  /** Runs `fn` as a step named `label`, reports it, and returns its result (errors propagate unreported). */
+  step<T>(label: string, fn: () => T): T {
+    const live = this.#sink.isTTY === true;
+    if (live) this.#sink.write(this.#style.dim(`  … ${label}`));
+    const t0 = performance.now();
+    let result: T;
+    try {
+      result = fn();
+    } catch (error) {
+      if (live) this.#sink.write('\n');
+      throw error;
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    this.steps.push({ label, seconds });
+    const line = `[${this.elapsedSeconds.toFixed(1).padStart(6)} s] ${this.#style.green('✓')} ${label} ${this.#style.dim(`(${formatSeconds(seconds)})`)}`;
+    this.#sink.write(live ? `\r\u001b[2K${line}\n` : `${line}\n`);
+    return result;
+  }
+
+  /** A note between steps (`label` without timing). */
+  note(text: string): void {
+    this.#sink.write(`${' '.repeat(11)}${this.#style.dim(text)}\n`);
+  }
+}
+
+/** `0.42 s`, `12.3 s`, `850 ms`, `95 µs`: a duration for people. */
+export function formatSeconds(seconds: number): string {
+  if (seconds >= 10) return `${seconds.toFixed(1)} s`;
+  if (seconds >= 1) return `${seconds.toFixed(2)} s`;
+  if (seconds >= 1e-3) return `${(seconds * 1e3).toPrecision(3)} ms`;
+  return `${(seconds * 1e6).toPrecision(3)} µs`;
+}

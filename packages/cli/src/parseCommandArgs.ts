@@ -1,0 +1,73 @@
+/**
+ * Parses a command's arguments with node:util `parseArgs` (strict) and turns its errors into
+ * {@link CliUsageError}s that name the command and list the valid options.
+ */
+import { parseArgs } from 'node:util';
+
+import { HELP_OPTION, type CommandSpec } from './commandSpec.js';
+import { CliUsageError } from './errors.js';
+
+/** What {@link parseCommandArgs} returns. */
+export interface ParsedCommandArgs {
+  /** Option values by long name (absent options are absent). */
+  readonly values: Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>;
+  readonly positionals: readonly string[];
+  /** Whether `--help`/`-h` was given (nothing else is validated then). */
+  readonly help: boolean;
+}
+
+/** The valid options of `spec`, as `--a, --b (-b)` for messages. */
+export function listOptions(spec: CommandSpec): string {
+  return [...Object.entries(spec.options), ['help', HELP_OPTION] as const]
+    .map(([name, o]) => `--${name}${o.short === undefined ? '' : ` (-${o.short})`}`)
+    .join(', ');
+}
+
+function quoted(message: string): string | null {
+  return /'([^']+)'/.exec(message)?.[1] ?? null;
+}
+
+/**
+ * @throws {CliUsageError} for an unknown option, a missing value, a value given to a flag, or a
+ *   wrong number of positionals.
+ */
+export function parseCommandArgs(spec: CommandSpec, args: readonly string[]): ParsedCommandArgs {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = { help: { type: 'boolean', short: 'h' } };
+  for (const [name, o] of Object.entries(spec.options)) {
+    options[name] = { type: o.type, ...(o.short === undefined ? {} : { short: o.short }), ...(o.multiple === true ? { multiple: true } : {}) };
+  }
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: spec.positionals !== undefined });
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? '';
+    const message = error instanceof Error ? error.message : String(error);
+    const where = `fhelium ${spec.name}`;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      throw new CliUsageError(`${where}: unknown option ${quoted(message) ?? message}; valid options are ${listOptions(spec)}`, spec.name);
+    }
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      const option = quoted(message)?.split(' ')[0] ?? '';
+      const name = option.replace(/^-+/, '');
+      const isFlag = spec.options[name]?.type === 'boolean' || name === 'help' || option === '-h';
+      throw new CliUsageError(
+        isFlag
+          ? `${where}: option ${option} is a flag and takes no value (write ${option}, not ${option}=…)`
+          : `${where}: option ${option} needs a value (${option} ${spec.options[name]?.value ?? 'VALUE'})`,
+        spec.name,
+      );
+    }
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+      throw new CliUsageError(`${where}: unexpected argument ${quoted(message) ?? message}; this command takes options only (${listOptions(spec)})`, spec.name);
+    }
+    throw new CliUsageError(`${where}: ${message}`, spec.name);
+  }
+  const help = parsed.values.help === true;
+  const positionals = parsed.positionals;
+  const p = spec.positionals;
+  if (!help && p !== undefined && (positionals.length < p.min || positionals.length > p.max)) {
+    const expected = p.max === Infinity ? `at least ${p.min}` : p.min === p.max ? `${p.min}` : `${p.min} to ${p.max}`;
+    throw new CliUsageError(`fhelium ${spec.name}: expected ${expected} ${p.name} argument(s), got ${positionals.length}`, spec.name);
+  }
+  return { values: parsed.values, positionals, help };
+}
