@@ -38,4 +38,22 @@ export class CudaGraphInputError extends ExecutionInputError {
       cause: error,
     });
   }
+
+  /**
+   * A source problem reported by the input buffer's `copyFrom` (a disposed leaf), renamed to the
+   * program's vocabulary: the buffer calls the tree `source`, the program calls it `inputs`.
+   *
+   * @param where - Label of the failing call.
+   * @param error - The buffer's error.
+   */
+  static fromBuffer(where: string, error: ExecutionInputError): CudaGraphInputError {
+    const rename = (text: string): string => text.replace(/^source(?=$|[[.: ])/, 'inputs');
+    return new CudaGraphInputError(`${where}: ${rename(error.message.replace(/^ReusableValueBuffer\.copyFrom: /, ''))}`, {
+      path: error.path === undefined ? undefined : rename(error.path),
+      field: error.field,
+      expected: error.expected,
+      found: error.found,
+      cause: error,
+    });
+  }
 }

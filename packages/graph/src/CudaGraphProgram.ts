@@ -358,7 +358,7 @@ export class CudaGraphProgram<A extends unknown[], O> {
     try {
       handle = state.buffer.copyFrom(inputs, { stream, nonBlocking, waitFor: events });
     } catch (error) {
-      if (error instanceof ExecutionInputError) throw CudaGraphInputError.from(where, error);
+      if (error instanceof ExecutionInputError) throw CudaGraphInputError.fromBuffer(where, error);
       throw error;
     }
     this.#latest = handle;

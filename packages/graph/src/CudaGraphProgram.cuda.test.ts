@@ -1,0 +1,325 @@
+/**
+ * CUDA-gated behaviour of captured programs: replays equal eager evaluation, the borrowed output,
+ * owned copies, copy handles, input validation, two programs side by side, and close().
+ */
+import { CopyHandle, ReusableValueBuffer } from '@fhelium/buffer';
+import { addMod, cuda, emptyCache, mulMod, memoryAllocated, Stream, Tensor, withStream } from '@fhelium/cuda-native';
+import { describeCuda } from '@fhelium/cuda-native/testing';
+import { ExecutionError } from '@fhelium/signature';
+import { afterAll, expect, it } from 'vitest';
+
+import { CudaGraphInputError, CudaGraphProgram } from './index.js';
+import {
+  disposeAll,
+  evaluate,
+  moduliOn,
+  randomCiphertext,
+  randomLimbs,
+  referenceWords,
+  TestCiphertext,
+  wordsOf,
+} from './testing/fixtures.js';
+
+const DEV = 'cuda:0';
+type Out = ReturnType<typeof evaluate>;
+
+function capture(options: { warmup?: number } = {}): { program: CudaGraphProgram<[TestCiphertext, Tensor], Out>; examples: [TestCiphertext, Tensor] } {
+  const examples: [TestCiphertext, Tensor] = [randomCiphertext(100n, { device: DEV }), randomLimbs(200n, { device: DEV })];
+  const program = CudaGraphProgram.capture(evaluate, { exampleInputs: examples, ...options });
+  return { program, examples };
+}
+
+function thrown(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a throw');
+}
+
+describeCuda('CudaGraphProgram on CUDA', () => {
+  afterAll(() => {
+    cuda.synchronize();
+  });
+
+  it('captures, computes the examples in the first replay, and fills stats', () => {
+    const { program, examples } = capture();
+    expect(program.device).toBe(DEV);
+    expect(program.inputNbytes).toBe(3 * examples[1].nbytes);
+    expect(program.inputSignature.kind).toBe('array');
+    expect(program.inputSignature.children.map((c) => c.kind)).toEqual(['value', 'tensor']);
+    expect(program.cudaGraph.isCaptured).toBe(true);
+    expect(wordsOf(program.output)).toEqual(referenceWords(100n, 200n));
+    const { stats } = program;
+    expect(stats.warmupIterations).toBe(3);
+    for (const key of ['warmupSeconds', 'captureSeconds', 'firstReplaySeconds'] as const) expect(stats[key]).toBeGreaterThan(0);
+    expect(stats.memoryAllocatedBytes).toBeGreaterThanOrEqual(program.inputNbytes);
+    expect(stats.memoryReservedBytes).toBeGreaterThanOrEqual(stats.memoryAllocatedBytes);
+    expect(Object.isFrozen(stats)).toBe(true);
+    expect(String(program)).toBe(`CudaGraphProgram(evaluate on ${DEV}, 3 input tensors, ${program.inputNbytes} input bytes)`);
+    program.close();
+    disposeAll(examples[0].c0, examples[0].c1, examples[1]);
+  });
+
+  it('replays equal eager evaluation for many random inputs, from CPU and CUDA sources', () => {
+    const { program, examples } = capture();
+    for (let r = 0; r < 40; r += 1) {
+      const seed = 1000n + BigInt(r) * 17n;
+      const onCuda = r % 2 === 0;
+      const ct = randomCiphertext(seed, onCuda ? { device: DEV } : {});
+      const w = randomLimbs(seed + 3n, onCuda ? { device: DEV } : {});
+      const out = program.replay([ct, w]);
+      expect(out).toBe(program.output);
+      expect(wordsOf(out), `round ${r}`).toEqual(referenceWords(seed, seed + 3n));
+      // Eager on the same CUDA inputs agrees too (the function stays usable).
+      if (onCuda) {
+        const eager = evaluate(ct, w);
+        expect(wordsOf(eager)).toEqual(wordsOf(out));
+        disposeAll(eager.ct.c0, eager.ct.c1, eager.sum);
+      }
+      disposeAll(ct.c0, ct.c1, w);
+    }
+    program.close();
+    disposeAll(examples[0].c0, examples[0].c1, examples[1]);
+  });
+
+  it('keeps the borrowed output: same objects and addresses, overwritten by the next replay', () => {
+    const { program, examples } = capture();
+    const output = program.output;
+    const ptrs = [output.ct.c0.dataPtr, output.ct.c1.dataPtr, output.sum.dataPtr];
+    const a = [randomCiphertext(1n, { device: DEV }), randomLimbs(2n, { device: DEV })] as [TestCiphertext, Tensor];
+    const b = [randomCiphertext(3n, { device: DEV }), randomLimbs(4n, { device: DEV })] as [TestCiphertext, Tensor];
+    const first = program.replay(a, { synchronize: true });
+    const firstWords = wordsOf(first);
+    const second = program.replay(b);
+    expect(second).toBe(first);
+    expect(second.ct).toBe(output.ct);
+    expect([second.ct.c0.dataPtr, second.ct.c1.dataPtr, second.sum.dataPtr]).toEqual(ptrs);
+    expect(wordsOf(first)).toEqual(referenceWords(3n, 4n));
+    expect(wordsOf(first)).not.toEqual(firstWords);
+    program.close();
+    disposeAll(a[0].c0, a[0].c1, a[1], b[0].c0, b[0].c1, b[1], examples[0].c0, examples[0].c1, examples[1]);
+  });
+
+  it('copyOutput returns independent storage that survives later replays and close()', () => {
+    const { program, examples } = capture();
+    const owned: Out[] = [];
+    for (let r = 0; r < 5; r += 1) {
+      const ct = randomCiphertext(50n + BigInt(r), { device: DEV });
+      const w = randomLimbs(60n + BigInt(r), { device: DEV });
+      const out = program.replay([ct, w], { copyOutput: true });
+      expect(out).not.toBe(program.output);
+      expect(out.ct).toBeInstanceOf(TestCiphertext);
+      expect(out.ct.level).toBe(3);
+      expect(out.ct.c0.dataPtr).not.toBe(program.output.ct.c0.dataPtr);
+      owned.push(out);
+      disposeAll(ct.c0, ct.c1, w);
+    }
+    program.close();
+    owned.forEach((out, r) => expect(wordsOf(out), `round ${r}`).toEqual(referenceWords(50n + BigInt(r), 60n + BigInt(r))));
+    for (const out of owned) disposeAll(out.ct.c0, out.ct.c1, out.sum);
+    disposeAll(examples[0].c0, examples[0].c1, examples[1]);
+  });
+
+  it('replayPrepared: the latest handle is required while pending; stale and foreign handles are refused', () => {
+    const { program, examples } = capture();
+    const other = capture();
+    const buffer = ReusableValueBuffer.like(examples, { device: DEV });
+    const a = [randomCiphertext(5n, { device: DEV }), randomLimbs(6n, { device: DEV })] as [TestCiphertext, Tensor];
+    const b = [randomCiphertext(7n, { device: DEV }), randomLimbs(8n, { device: DEV })] as [TestCiphertext, Tensor];
+
+    const h1 = program.copyInputsFrom(a);
+    expect(h1).toBeInstanceOf(CopyHandle);
+    expect(h1.bytesCopied).toBe(program.inputNbytes);
+    const missing = thrown(() => program.replayPrepared());
+    expect(missing).toBeInstanceOf(CudaGraphInputError);
+    expect(missing.message).toMatch(/options.copyHandle: expected the handle of the copy prepared by copyInputsFrom, found none/);
+    const h2 = program.copyInputsFrom(b);
+    const stale = thrown(() => program.replayPrepared({ copyHandle: h1 }));
+    expect(stale).toBeInstanceOf(CudaGraphInputError);
+    expect(stale.message).toMatch(/found a stale handle/);
+    const foreign = [other.program.copyInputsFrom(a), buffer.copyFrom(examples)];
+    for (const handle of foreign) {
+      const e = thrown(() => program.replayPrepared({ copyHandle: handle }));
+      expect(e).toBeInstanceOf(CudaGraphInputError);
+      expect((e as CudaGraphInputError).path).toBe('options.copyHandle');
+      expect(e.message).toMatch(/found a handle of another program or buffer/);
+    }
+    expect(() => program.replayPrepared({ copyHandle: {} as never })).toThrow(TypeError);
+    // None of the refusals replayed: the output still holds the examples' result.
+    cuda.synchronize();
+    expect(wordsOf(program.output)).toEqual(referenceWords(100n, 200n));
+
+    expect(wordsOf(program.replayPrepared({ copyHandle: h2, synchronize: true }))).toEqual(referenceWords(7n, 8n));
+    // Nothing pending: replays the current payload again, with or without the latest handle.
+    expect(wordsOf(program.replayPrepared({ synchronize: true }))).toEqual(referenceWords(7n, 8n));
+    expect(wordsOf(program.replayPrepared({ copyHandle: h2, synchronize: true }))).toEqual(referenceWords(7n, 8n));
+    // replay() makes earlier handles stale too.
+    program.replay(a);
+    expect(() => program.replayPrepared({ copyHandle: h2 })).toThrow(/stale handle/);
+
+    program.close();
+    other.program.close();
+    buffer.close();
+    disposeAll(a[0].c0, a[0].c1, a[1], b[0].c0, b[0].c1, b[1], examples[0].c0, examples[0].c1, examples[1]);
+    disposeAll(other.examples[0].c0, other.examples[0].c1, other.examples[1]);
+  });
+
+  it('refuses mismatching inputs with their path, copying nothing', () => {
+    const { program, examples } = capture();
+    const good = randomLimbs(9n, { device: DEV });
+    const cases: Array<[unknown[], string, RegExp]> = [
+      [[randomCiphertext(1n, { device: DEV })], 'inputs', /inputs: array length: expected 2, found 1/],
+      [[randomCiphertext(1n, { device: DEV }, 2), good], 'inputs[0]', /inputs\[0\]: metadata.level: expected 3, found 2/],
+      [[randomCiphertext(1n, { device: DEV }), Tensor.empty([4, 8], { dtype: 'uint64', device: DEV })], 'inputs[1]', /inputs\[1\]: shape: expected \[4, 256\], found \[4, 8\]/],
+      [[randomCiphertext(1n, { device: DEV }), Tensor.empty([4, 256], { dtype: 'float64', device: DEV })], 'inputs[1]', /inputs\[1\]: dtype/],
+    ];
+    for (const [inputs, path, message] of cases) {
+      for (const call of [() => program.replay(inputs as never), () => program.copyInputsFrom(inputs as never)]) {
+        const e = thrown(call);
+        expect(e, path).toBeInstanceOf(CudaGraphInputError);
+        expect((e as CudaGraphInputError).path).toBe(path);
+        expect(e.message).toMatch(message);
+      }
+    }
+    const dead = randomLimbs(10n, { device: DEV });
+    dead.dispose();
+    const e = thrown(() => program.replay([randomCiphertext(1n, { device: DEV }), dead]));
+    expect(e).toBeInstanceOf(CudaGraphInputError);
+    expect(e.message).toBe('CudaGraphProgram.replay: inputs[1]: expected a live tensor, found a disposed one');
+    expect((e as CudaGraphInputError).path).toBe('inputs[1]');
+    const otherDevice = thrown(() => program.copyInputsFrom(examples, { stream: 'x' as never }));
+    expect(otherDevice).toBeInstanceOf(TypeError);
+    expect(() => program.copyInputsFrom(examples, { waitFor: [null as never] })).toThrow(/options.waitFor\[0\]: expected an Event/);
+    expect(() => program.replay(examples, { copyOutput: 'yes' as never })).toThrow(/options.copyOutput: expected a boolean/);
+    // Nothing was copied or replayed, nothing is pending.
+    cuda.synchronize();
+    expect(wordsOf(program.replayPrepared({ synchronize: true }))).toEqual(referenceWords(100n, 200n));
+    program.close();
+    disposeAll(good, examples[0].c0, examples[0].c1, examples[1]);
+  });
+
+  it('runs two programs on two streams side by side', () => {
+    const p1 = capture();
+    const p2 = capture();
+    const s1 = new Stream(DEV);
+    const s2 = new Stream(DEV);
+    const rounds = 30;
+    const results: bigint[][] = [];
+    for (let r = 0; r < rounds; r += 1) {
+      const i1 = [randomCiphertext(3000n + BigInt(r), { device: DEV }), randomLimbs(4000n + BigInt(r), { device: DEV })] as [TestCiphertext, Tensor];
+      const i2 = [randomCiphertext(5000n + BigInt(r), { device: DEV }), randomLimbs(6000n + BigInt(r), { device: DEV })] as [TestCiphertext, Tensor];
+      // The inputs were written on the default stream: both streams wait for that.
+      s1.waitStream(Stream.default(DEV));
+      s2.waitStream(Stream.default(DEV));
+      const o1 = withStream(s1, () => p1.program.replay(i1, { copyOutput: true }));
+      const o2 = withStream(s2, () => p2.program.replay(i2, { copyOutput: true }));
+      s1.synchronize();
+      s2.synchronize();
+      expect(wordsOf(o1), `round ${r} program 1`).toEqual(referenceWords(3000n + BigInt(r), 4000n + BigInt(r)));
+      expect(wordsOf(o2), `round ${r} program 2`).toEqual(referenceWords(5000n + BigInt(r), 6000n + BigInt(r)));
+      results.push([o1.sum.dataPtr, o2.sum.dataPtr]);
+      disposeAll(o1.ct.c0, o1.ct.c1, o1.sum, o2.ct.c0, o2.ct.c1, o2.sum, i1[0].c0, i1[0].c1, i1[1], i2[0].c0, i2[0].c1, i2[1]);
+    }
+    expect(p1.program.output.sum.dataPtr).not.toBe(p2.program.output.sum.dataPtr);
+    for (const p of [p1, p2]) {
+      p.program.close();
+      disposeAll(p.examples[0].c0, p.examples[0].c1, p.examples[1]);
+    }
+    s1.dispose();
+    s2.dispose();
+  });
+
+  it('orders a replay on another stream after the previous one and a copy after the last replay', () => {
+    const { program, examples } = capture();
+    const s1 = new Stream(DEV);
+    const s2 = new Stream(DEV);
+    const inputs = Array.from({ length: 20 }, (_, r) => [randomCiphertext(700n + BigInt(r), { device: DEV }), randomLimbs(800n + BigInt(r), { device: DEV })] as [TestCiphertext, Tensor]);
+    cuda.synchronize();
+    const owned: Out[] = [];
+    inputs.forEach((input, r) => {
+      const stream = r % 2 === 0 ? s1 : s2;
+      owned.push(withStream(stream, () => program.replay(input, { copyOutput: true })));
+    });
+    cuda.synchronize();
+    owned.forEach((out, r) => expect(wordsOf(out), `round ${r}`).toEqual(referenceWords(700n + BigInt(r), 800n + BigInt(r))));
+    for (const out of owned) disposeAll(out.ct.c0, out.ct.c1, out.sum);
+    for (const [ct, w] of inputs) disposeAll(ct.c0, ct.c1, w);
+    program.close();
+    s1.dispose();
+    s2.dispose();
+    disposeAll(examples[0].c0, examples[0].c1, examples[1]);
+  });
+
+  it('close(): idempotent, releases everything, then only stats stay readable', () => {
+    cuda.synchronize();
+    const examples: [TestCiphertext, Tensor] = [randomCiphertext(11n, { device: DEV }), randomLimbs(12n, { device: DEV })];
+    moduliOn(DEV);
+    emptyCache(DEV);
+    const baseline = memoryAllocated(DEV);
+    const program = CudaGraphProgram.capture(evaluate, { exampleInputs: examples, warmup: 0 });
+    expect(program.stats.warmupIterations).toBe(0);
+    expect(program.stats.warmupSeconds).toBe(0);
+    expect(memoryAllocated(DEV)).toBeGreaterThan(baseline);
+    const borrowed = program.output;
+    const graph = program.cudaGraph;
+    program.replay(examples);
+    program.close();
+    expect(program.isClosed).toBe(true);
+    program.close();
+    program[Symbol.dispose]();
+    expect(memoryAllocated(DEV)).toBe(baseline);
+    expect(graph.isDisposed).toBe(true);
+    expect(borrowed.sum.isDisposed).toBe(true);
+    // The examples belong to the caller and are untouched.
+    expect(examples[1].isDisposed).toBe(false);
+    expect(program.stats.warmupIterations).toBe(0);
+    expect(String(program)).toBe('CudaGraphProgram(evaluate, closed)');
+    const members: Array<[string, () => unknown]> = [
+      ['device', () => program.device],
+      ['inputSignature', () => program.inputSignature],
+      ['inputNbytes', () => program.inputNbytes],
+      ['output', () => program.output],
+      ['cudaGraph', () => program.cudaGraph],
+      ['replay', () => program.replay(examples)],
+      ['copyInputsFrom', () => program.copyInputsFrom(examples)],
+      ['replayPrepared', () => program.replayPrepared()],
+    ];
+    for (const [member, use] of members) {
+      const e = thrown(use);
+      expect(e, member).toBeInstanceOf(ExecutionError);
+      expect(e.message).toBe(`CudaGraphProgram.${member}: the program is closed; it cannot be replayed, copied into or inspected after close() (stats stay readable)`);
+    }
+    disposeAll(examples[0].c0, examples[0].c1, examples[1]);
+  });
+
+  it('supports `using`, the decorator shorthand, null outputs and outputs nested in Maps', () => {
+    const x = randomLimbs(21n, { device: DEV });
+    const target = Tensor.empty([4, 256], { dtype: 'uint64', device: DEV });
+    {
+      using inPlace = CudaGraphProgram.capture({ exampleInputs: [x] })((t: Tensor) => {
+        target.copy_(t, { nonBlocking: true });
+        return null;
+      });
+      expect(inPlace.output).toBeNull();
+      const y = randomLimbs(22n, { device: DEV });
+      expect(inPlace.replay([y], { copyOutput: true, synchronize: true })).toBeNull();
+      expect(target.toArray()).toEqual(y.toArray());
+      y.dispose();
+    }
+    const m = moduliOn(DEV);
+    using nested = CudaGraphProgram.capture((t: Tensor) => new Map<string | number, unknown>([['a', [addMod(t, t, m)]], [2, { b: mulMod(t, t, m) }]]), {
+      exampleInputs: [x],
+      warmup: 1,
+    });
+    const copy = nested.replay([x], { copyOutput: true, synchronize: true }) as Map<string | number, unknown>;
+    expect([...copy.keys()]).toEqual(['a', 2]);
+    const a = (copy.get('a') as Tensor[])[0] as Tensor;
+    expect(a.toArray()).toEqual(((nested.output as Map<string, Tensor[]>).get('a') as Tensor[])[0]?.toArray());
+    a.dispose();
+    ((copy.get(2) as { b: Tensor }).b).dispose();
+    disposeAll(x, target);
+  });
+});
+
