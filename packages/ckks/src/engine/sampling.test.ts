@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { CkksArgumentError } from './errors.js';
 import { OsRandomSource, SeededRandomSource } from './random.js';
-import { ERROR_BOUND, sampleGaussian, sampleTernary, sampleUniform, smallToRns } from './sampling.js';
+import { ERROR_BOUND, sampleGaussian, sampleGaussianBySearch, sampleTernary, sampleUniform, smallToRns } from './sampling.js';
 
 const PRIMES = [(1n << 60n) - (1n << 20n) + 1n, 1099511480321n, 4294967291n];
 
@@ -64,6 +64,10 @@ describe('sampling', () => {
     }
     expect(Math.abs(sum / e.length)).toBeLessThan(0.1);
     expect(Math.abs(Math.sqrt(sq / e.length) - 3.2)).toBeLessThan(0.1);
+  });
+
+  it('the bucket fast path of the Gaussian sampler returns exactly what the CDF search does', () => {
+    expect(sampleGaussian(new SeededRandomSource(9), 200000)).toEqual(sampleGaussianBySearch(new SeededRandomSource(9), 200000));
   });
 
   it('smallToRns maps negatives to q - |c|, exactly', () => {

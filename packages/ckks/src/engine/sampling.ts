@@ -15,6 +15,15 @@ export const ERROR_BOUND = 20;
 
 const TWO_32 = 2 ** 32;
 
+/**
+ * The bytes as little-endian 32-bit words: a view when aligned, else one copy of just these bytes
+ * (never of a larger backing buffer, which a Buffer may share).
+ */
+function words32(bytes: Uint8Array): Uint32Array {
+  if (bytes.byteOffset % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
+  return new Uint32Array(bytes.slice().buffer);
+}
+
 function split(q: bigint): readonly [number, number] {
   return [Number(q >> 32n), Number(q & 0xffffffffn)];
 }
@@ -36,7 +45,7 @@ export function sampleUniform(random: RandomSource, primes: readonly bigint[], n
     while (filled < n) {
       const need = n - filled;
       // Draw about twice what is needed: the acceptance probability is above 1/2.
-      const draw = new Uint32Array(random.bytes(8 * (2 * need + 16)).buffer.slice(0));
+      const draw = words32(random.bytes(8 * (2 * need + 16)));
       for (let k = 0; k + 1 < draw.length && filled < n; k += 2) {
         const hi = (draw[k + 1]! & hiMask) >>> 0;
         const lo = draw[k]!;
@@ -86,25 +95,61 @@ const GAUSSIAN_CDF: Float64Array = (() => {
   return cdf;
 })();
 
+// Fast path of the inversion: the interval of u's top 16 bits, [b/2^16, (b+1)/2^16), lies inside
+// one value's CDF step for all but a few dozen of the 65536 buckets; those hold the value, the
+// others AMBIGUOUS (then the full 53-bit u is searched). Exactly the same output as the search.
+const AMBIGUOUS = 127;
+const GAUSSIAN_BUCKETS: Int8Array = (() => {
+  const table = new Int8Array(65536);
+  let v = 0;
+  for (let b = 0; b < 65536; b += 1) {
+    const lo = b / 65536;
+    const hi = (b + 1) / 65536;
+    while (GAUSSIAN_CDF[v]! <= lo) v += 1;
+    // Every u in [lo, hi) maps to v iff u < cdf[v] for all of them, i.e. hi <= cdf[v].
+    table[b] = hi <= GAUSSIAN_CDF[v]! ? v - ERROR_BOUND : AMBIGUOUS;
+  }
+  return table;
+})();
+
+/** The value of the discrete Gaussian for the uniform u in [0, 1): the first v with u < cdf[v]. */
+function invertCdf(u: number): number {
+  let lo = 0;
+  let hi = GAUSSIAN_CDF.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (u < GAUSSIAN_CDF[mid]!) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo - ERROR_BOUND;
+}
+
 /**
  * A discrete Gaussian polynomial, σ = {@link ERROR_STANDARD_DEVIATION}, bounded to ±{@link ERROR_BOUND}:
- * inversion of the cumulative table with a 53-bit uniform per coefficient. (Not constant-time:
- * the table walk depends on the sample; acceptable for a library whose inputs stay on one host.)
+ * inversion of the cumulative table with a 53-bit uniform per coefficient (a 2^16-bucket table
+ * answers almost every draw in one lookup). Not constant-time: the lookup depends on the sample,
+ * acceptable for a library whose inputs stay on one host.
  */
 export function sampleGaussian(random: RandomSource, n: number): Int8Array {
   const out = new Int8Array(n);
-  const draw = new Uint32Array(random.bytes(8 * n).buffer.slice(0));
+  const draw = words32(random.bytes(8 * n));
   for (let i = 0; i < n; i += 1) {
-    const u = ((draw[2 * i]! >>> 5) * 67108864 + (draw[2 * i + 1]! >>> 6)) / 9007199254740992;
-    let lo = 0;
-    let hi = GAUSSIAN_CDF.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (u < GAUSSIAN_CDF[mid]!) hi = mid;
-      else lo = mid + 1;
+    const hiWord = draw[2 * i]!;
+    const fast = GAUSSIAN_BUCKETS[hiWord >>> 16]!;
+    if (fast !== AMBIGUOUS) {
+      out[i] = fast;
+    } else {
+      out[i] = invertCdf(((hiWord >>> 5) * 67108864 + (draw[2 * i + 1]! >>> 6)) / 9007199254740992);
     }
-    out[i] = lo - ERROR_BOUND;
   }
+  return out;
+}
+
+/** The reference sampler (search only) that {@link sampleGaussian} must agree with. @internal */
+export function sampleGaussianBySearch(random: RandomSource, n: number): Int8Array {
+  const out = new Int8Array(n);
+  const draw = words32(random.bytes(8 * n));
+  for (let i = 0; i < n; i += 1) out[i] = invertCdf(((draw[2 * i]! >>> 5) * 67108864 + (draw[2 * i + 1]! >>> 6)) / 9007199254740992);
   return out;
 }
 
