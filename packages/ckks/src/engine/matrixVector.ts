@@ -194,9 +194,11 @@ export function matrixVector(ct: Ciphertext, options: MatrixVectorOptions): Ciph
     throw new CkksLevelMismatchError(`${op}: ct is at level ${ct.level} but the diagonals were encoded for level ${diagonals.level}; encode them with { level: ${ct.level} }`);
   }
   const { babySteps, giantSteps, plaintexts } = diagonals;
-  const usedBaby = [...new Set([...plaintexts.keys()].map((k) => k % babySteps))].sort((a, b) => a - b);
+  // Baby step 0 is the input itself; the others share one ModUp (hoisted).
+  const usedBaby = [...new Set([...plaintexts.keys()].map((k) => k % babySteps))].filter((i) => i !== 0).sort((a, b) => a - b);
   const baby = engine.rotateMany(ct, usedBaby, rotationKeys);
   const babyOf = new Map<number, Ciphertext>(usedBaby.map((i, n) => [i, baby[n]!]));
+  babyOf.set(0, ct);
   let acc: Ciphertext | null = null;
   const replace = (old: Ciphertext | null, next: Ciphertext): Ciphertext => {
     old?.dispose();
