@@ -1,0 +1,47 @@
+// Shared by the release checks: finds the public @fhelium/* packages and packs them with
+// `npm pack` into a directory, returning each tarball with the list of files it holds (read back
+// from the tarball itself, not from npm's own report).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (two levels above this file). */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Every non-private package under packages/, as `{ dir, name, version, root, manifest }`. */
+export function publicPackages() {
+  const dir = path.join(repoRoot, 'packages');
+  const found = [];
+  for (const name of readdirSync(dir).sort()) {
+    const manifestPath = path.join(dir, name, 'package.json');
+    if (!existsSync(manifestPath)) continue;
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    if (manifest.private) continue;
+    found.push({ dir: name, name: manifest.name, version: manifest.version, root: path.join(dir, name), manifest });
+  }
+  return found;
+}
+
+/**
+ * Packs `pkg` into `dest` with `npm pack` (lifecycle scripts of the package run as they would
+ * on publish) and lists the tarball's files, without the leading `package/`.
+ * @throws Error with npm's output when packing fails.
+ */
+export function pack(pkg, dest) {
+  const r = spawnSync('npm', ['pack', '--json', '--pack-destination', dest], { cwd: pkg.root, encoding: 'utf8', timeout: 300_000 });
+  if (r.status !== 0) throw new Error(`npm pack failed in ${path.relative(repoRoot, pkg.root)}: ${(r.stderr || r.stdout || r.error?.message || '').trim()}`);
+  const report = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')));
+  const tarball = path.join(dest, report[0].filename);
+  const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+    .split('\n')
+    .filter((line) => line && !line.endsWith('/'))
+    .map((line) => line.replace(/^package\//, ''))
+    .sort();
+  return { ...pkg, tarball, files, size: report[0].size, unpackedSize: report[0].unpackedSize };
+}
+
+/** The package.json inside a tarball. */
+export function tarballManifest(tarball) {
+  return JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
+}
