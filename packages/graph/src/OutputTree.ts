@@ -7,6 +7,7 @@ import { Tensor } from '@fhelium/cuda-native';
 import { ValueTreeSignature, type TensorLike } from '@fhelium/signature';
 
 import { describeGiven } from './describeGiven.js';
+import { settleStack } from './settleStack.js';
 import { buildTree, describeTree, type TreeNode } from './valueTree.js';
 
 /** Root label of output paths. */
@@ -50,8 +51,9 @@ export class OutputTree {
     try {
       ValueTreeSignature.fromValue(value, { path: OUTPUT_LABEL });
     } catch (error) {
-      if (error instanceof TypeError) throw new TypeError(`${where}: ${error.message}; expected ${EXPECTED}`, { cause: error });
-      throw error;
+      if (!(error instanceof TypeError)) throw error;
+      // Formatted now: a kept error must not keep the rejected output's tensors alive.
+      throw settleStack(new TypeError(`${where}: ${error.message}; expected ${EXPECTED}`, { cause: error }));
     }
     const { root, leaves, leafPaths } = describeTree(value, OUTPUT_LABEL);
     leaves.forEach((leaf: TensorLike, i) => {

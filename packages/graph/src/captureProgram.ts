@@ -25,6 +25,7 @@ import { isThenable } from './describeGiven.js';
 import { checkExampleStructure, exampleDevice, EXAMPLE_LABEL } from './exampleInputs.js';
 import { checkInputLiveness, type EvaluationInputs } from './inputLiveness.js';
 import { OutputTree } from './OutputTree.js';
+import { settleStack } from './settleStack.js';
 import { describeTree } from './valueTree.js';
 
 const WHERE = 'CudaGraphProgram.capture';
@@ -126,7 +127,7 @@ class Capture {
       return this.#stages();
     } catch (error) {
       const cleanupErrors = this.#release();
-      throw this.#translate(error, cleanupErrors);
+      throw settleStack(this.#translate(error, cleanupErrors));
     }
   }
 

@@ -1,0 +1,242 @@
+/**
+ * CUDA-gated failures of a capture: each stage's error, the output, liveness and ownership checks,
+ * and that nothing leaks (the allocator returns to its baseline) and the caller's stream works.
+ */
+import { addMod, cuda, CudaGraphCaptureViolationError, emptyCache, isCapturing, memoryAllocated, memoryReserved, Stream, Tensor } from '@fhelium/cuda-native';
+import { describeCuda } from '@fhelium/cuda-native/testing';
+import { ExecutionError } from '@fhelium/signature';
+import { expect, it } from 'vitest';
+
+import { CudaGraphCaptureError, CudaGraphInputError, CudaGraphProgram } from './index.js';
+import { collectGarbage, disposeAll, moduliOn, randomLimbs, SHAPE } from './testing/fixtures.js';
+
+const DEV = 'cuda:0';
+
+function thrown(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a throw');
+}
+
+/** Runs `attempt` and checks the allocator returns to its figures before, and the caller's stream computes. */
+async function withoutLeaks(attempt: (x: Tensor, m: Tensor) => Error, options: { collect?: boolean; label?: string } = {}): Promise<Error> {
+  const m = moduliOn(DEV);
+  const x = randomLimbs(77n, { device: DEV });
+  cuda.synchronize();
+  emptyCache(DEV);
+  const allocated = memoryAllocated(DEV);
+  const reserved = memoryReserved(DEV);
+  const error = attempt(x, m);
+  expect(isCapturing()).toBe(false);
+  expect(Stream.current(DEV)).toBe(Stream.default(DEV));
+  // Tensors the failing function itself dropped go with garbage collection.
+  if (options.collect === true) await collectGarbage();
+  expect(memoryAllocated(DEV), String(options.label)).toBe(allocated);
+  emptyCache(DEV);
+  expect(memoryReserved(DEV)).toBe(reserved);
+  // The caller's stream still works.
+  const y = addMod(x, x, m);
+  const expected = (x.toArray() as BigUint64Array).map((v, i) => {
+    const q = [(1n << 60n) - 93n, (1n << 40n) - 87n, (1n << 61n) - 1n, 97n][Math.floor(i / (SHAPE[1] as number))] as bigint;
+    return (2n * v) % q;
+  });
+  expect(y.toArray()).toEqual(expected);
+  disposeAll(x, y);
+  return error;
+}
+
+describeCuda('CudaGraphProgram.capture failures', () => {
+  it('warm-up: the function throws → stage "warmup", with its error as cause', async () => {
+    let calls = 0;
+    const boom = new RangeError('bad table');
+    const e = await withoutLeaks((x, m) =>
+      thrown(() =>
+        CudaGraphProgram.capture(
+          function flaky(t: Tensor) {
+            calls += 1;
+            if (calls === 2) throw boom;
+            return addMod(t, t, m);
+          },
+          { exampleInputs: [x] },
+        ),
+      ),
+    );
+    expect(e).toBeInstanceOf(CudaGraphCaptureError);
+    expect(e).toBeInstanceOf(ExecutionError);
+    const c = e as CudaGraphCaptureError;
+    expect([c.stage, c.functionName, c.detail, c.cause]).toEqual(['warmup', 'flaky', 'RangeError: bad table', boom]);
+    expect(c.message).toBe('CudaGraphProgram.capture: warmup of flaky failed: RangeError: bad table');
+    expect(calls).toBe(2);
+  });
+
+  it('capture: an operation illegal during capture (toArray) → stage "capture"', async () => {
+    const e = await withoutLeaks((x, m) =>
+      thrown(() =>
+        CudaGraphProgram.capture(
+          (t: Tensor) => {
+            // Legal in the warm-up, a host read of device memory during the capture.
+            if ((t.toArray() as BigUint64Array).length === 0) throw new Error('unreachable');
+            return addMod(t, t, m);
+          },
+          { exampleInputs: [x], warmup: 2 },
+        ),
+      ),
+    );
+    const c = e as CudaGraphCaptureError;
+    expect(c).toBeInstanceOf(CudaGraphCaptureError);
+    expect(c.stage).toBe('capture');
+    expect(c.functionName).toBe('anonymous function');
+    expect(c.cause).toBeInstanceOf(CudaGraphCaptureViolationError);
+    expect(c.detail).toMatch(/^CudaGraphCaptureViolationError: .*not allowed while a CUDA graph capture is open/);
+  });
+
+  it('capture: the function throws after allocating in the private pool → stage "capture", pool released', async () => {
+    const e = await withoutLeaks(
+      (x, m) =>
+        thrown(() =>
+          CudaGraphProgram.capture(
+            function late(t: Tensor) {
+              const y = addMod(t, t, m);
+              // The function's own TypeError is its failure, not an output check: it is wrapped.
+              if (isCapturing()) throw new TypeError('late failure');
+              return y;
+            },
+            { exampleInputs: [x], warmup: 1 },
+          ),
+        ),
+      { collect: true },
+    );
+    const c = e as CudaGraphCaptureError;
+    expect(c).toBeInstanceOf(CudaGraphCaptureError);
+    expect([c.stage, c.functionName, c.detail]).toEqual(['capture', 'late', 'TypeError: late failure']);
+  });
+
+  it('a function returning a Promise is a TypeError, in the warm-up or (without one) at capture', async () => {
+    for (const warmup of [2, 0]) {
+      const e = await withoutLeaks((x) => thrown(() => CudaGraphProgram.capture(async (t: Tensor) => t, { exampleInputs: [x], warmup })));
+      expect(e, `warmup ${warmup}`).toBeInstanceOf(TypeError);
+      expect(e.message).toMatch(/returned a Promise .*captured from a synchronous function/);
+    }
+  });
+
+  it('unsupported outputs are TypeErrors naming the path', async () => {
+    const cases: Array<[string, (t: Tensor, m: Tensor) => unknown, RegExp]> = [
+      ['a number', () => 3, /the output of .* \(warmup\): output: .*expected CUDA tensors and registered exact values/],
+      ['a CPU tensor', () => [Tensor.empty([2], { dtype: 'uint64' })], /output\[0\]: expected a tensor on cuda:0 \(the capture device\), found a tensor on cpu/],
+      ['a nested string', (t, m) => ({ y: addMod(t, t, m), label: 'y' }), /output\.label/],
+    ];
+    for (const [label, body, message] of cases) {
+      const e = await withoutLeaks((x, m) => thrown(() => CudaGraphProgram.capture((t: Tensor) => body(t, m), { exampleInputs: [x], warmup: 1 })), { collect: true, label });
+      expect(e, label).toBeInstanceOf(TypeError);
+      expect(e.message, label).toMatch(message);
+    }
+    // Without warm-up, the captured output is checked.
+    const e = await withoutLeaks((x) => thrown(() => CudaGraphProgram.capture((_t: Tensor) => 3, { exampleInputs: [x], warmup: 0 })));
+    expect(e.message).toMatch(/the output of .* \(capture\)/);
+  });
+
+  it('checkInputLiveness (default true): a disposed input or an output aliasing an input fails the warm-up', async () => {
+    const disposing = await withoutLeaks((x, m) =>
+      thrown(() =>
+        CudaGraphProgram.capture(
+          function consumes(t: Tensor) {
+            const y = addMod(t, t, m);
+            t.dispose();
+            return y;
+          },
+          { exampleInputs: [x] },
+        ),
+      ),
+    );
+    const d = disposing as CudaGraphCaptureError;
+    expect(d).toBeInstanceOf(CudaGraphCaptureError);
+    expect(d.stage).toBe('warmup');
+    expect(d.detail).toMatch(/^input liveness: expected inputs\[0\] to stay alive, found it disposed by the function/);
+
+    const aliasing = await withoutLeaks((x, m) => thrown(() => CudaGraphProgram.capture((t: Tensor) => addMod(t, t, m, { out: t }), { exampleInputs: [x] })));
+    const a = aliasing as CudaGraphCaptureError;
+    expect(a.stage).toBe('warmup');
+    expect(a.detail).toMatch(/^input liveness: expected an output with storage of its own, found output sharing storage with inputs\[0\]/);
+    // Without warm-up the same check fails the capture.
+    const late = await withoutLeaks((x, m) => thrown(() => CudaGraphProgram.capture((t: Tensor) => [addMod(t, t, m, { out: t })], { exampleInputs: [x], warmup: 0 })));
+    expect((late as CudaGraphCaptureError).stage).toBe('capture');
+    expect((late as CudaGraphCaptureError).detail).toMatch(/found output\[0\] sharing storage with inputs\[0\]/);
+  });
+
+  it('checkInputLiveness false: an in-place function returning its input is accepted and replays', () => {
+    const m = moduliOn(DEV);
+    const x = randomLimbs(31n, { device: DEV });
+    const program = CudaGraphProgram.capture((t: Tensor) => addMod(t, t, m, { out: t }), { exampleInputs: [x], checkInputLiveness: false });
+    const y = randomLimbs(32n, { device: DEV });
+    const doubled = addMod(y, y, m);
+    const out = program.replay([y], { synchronize: true });
+    expect(out.toArray()).toEqual(doubled.toArray());
+    program.close();
+    expect(x.isDisposed).toBe(false);
+    disposeAll(x, y, doubled);
+  });
+
+  it('output ownership: a tensor the function did not create is refused, and left alive', async () => {
+    const m = moduliOn(DEV);
+    const kept = randomLimbs(41n, { device: DEV });
+    for (const warmup of [2, 1]) {
+      const e = await withoutLeaks((x) =>
+        thrown(() =>
+          CudaGraphProgram.capture(
+            (t: Tensor) => {
+              addMod(t, t, m, { out: kept });
+              return { kept };
+            },
+            { exampleInputs: [x], warmup },
+          ),
+        ),
+      );
+      const c = e as CudaGraphCaptureError;
+      expect(c).toBeInstanceOf(CudaGraphCaptureError);
+      expect(c.stage).toBe(warmup === 2 ? 'warmup' : 'capture');
+      expect(c.detail).toMatch(/^output ownership: expected every evaluation to return new storage, found output.kept with the storage of the previous evaluation's output.kept/);
+      expect(kept.isDisposed).toBe(false);
+    }
+    kept.dispose();
+  });
+
+  it('example inputs: shared storage and several devices are refused before allocating', () => {
+    const x = randomLimbs(51n, { device: DEV });
+    const e = thrown(() => CudaGraphProgram.capture((a: Tensor, b: Tensor) => [a, b], { exampleInputs: [x, x.narrow(1, 0, 128)] }));
+    expect(e).toBeInstanceOf(CudaGraphInputError);
+    expect(e.message).toMatch(/exampleInputs\[0\] and exampleInputs\[1\] share one storage \(views of one storage\)/);
+    const same = thrown(() => CudaGraphProgram.capture((a: Tensor, b: Tensor) => [a, b], { exampleInputs: [x, x] }));
+    expect(same.message).toMatch(/\(the same tensor twice\)/);
+    if (cuda.deviceCount() > 1) {
+      const other = randomLimbs(52n, { device: 'cuda:1' });
+      const d = thrown(() => CudaGraphProgram.capture((a: Tensor, b: Tensor) => [a, b], { exampleInputs: [x, other] }));
+      expect((d as CudaGraphInputError).field).toBe('device');
+      other.dispose();
+    }
+    x.dispose();
+  });
+
+  it('the warm-up uses fresh buffers, never the input storage of the program', () => {
+    const m = moduliOn(DEV);
+    const x = randomLimbs(61n, { device: DEV });
+    const seen: bigint[] = [];
+    const program = CudaGraphProgram.capture(
+      (t: Tensor) => {
+        seen.push(t.dataPtr);
+        return addMod(t, t, m);
+      },
+      { exampleInputs: [x], warmup: 3 },
+    );
+    expect(seen).toHaveLength(4);
+    const captured = seen[3] as bigint;
+    // Three warm-up evaluations on one fresh buffer, then the capture on the retained one.
+    expect(new Set(seen.slice(0, 3)).size).toBe(1);
+    expect(seen.slice(0, 3)).not.toContain(captured);
+    expect(captured).not.toBe(x.dataPtr);
+    program.close();
+    x.dispose();
+  });
+});
