@@ -44,21 +44,23 @@ export function parseCommandArgs(spec: CommandSpec, args: readonly string[]): Pa
     const message = error instanceof Error ? error.message : String(error);
     const where = `fhelium ${spec.name}`;
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      throw new CliUsageError(`${where}: unknown option ${quoted(message) ?? message}; valid options are ${listOptions(spec)}`, spec.name);
+      throw new CliUsageError(`${where}: unknown option '${quoted(message) ?? message}'; valid options are ${listOptions(spec)}`, spec.name);
     }
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-      const option = quoted(message)?.split(' ')[0] ?? '';
+      // Node quotes the option as '--out <value>', '-o, --out <value>' or '-h': take the long name when there is one.
+      const inQuotes = quoted(message) ?? '';
+      const option = /--[\w-]+/.exec(inQuotes)?.[0] ?? inQuotes.split(' ')[0] ?? '';
       const name = option.replace(/^-+/, '');
       const isFlag = spec.options[name]?.type === 'boolean' || name === 'help' || option === '-h';
-      throw new CliUsageError(
-        isFlag
-          ? `${where}: option ${option} is a flag and takes no value (write ${option}, not ${option}=…)`
-          : `${where}: option ${option} needs a value (${option} ${spec.options[name]?.value ?? 'VALUE'})`,
-        spec.name,
-      );
+      const value = spec.options[name]?.value ?? 'VALUE';
+      if (isFlag) throw new CliUsageError(`${where}: option ${option} is a flag and takes no value (write ${option}, not ${option}=…)`, spec.name);
+      if (/ambiguous/.test(message)) {
+        throw new CliUsageError(`${where}: option ${option} needs a value (${option} ${value}); to pass a value starting with '-', write ${option}=-…`, spec.name);
+      }
+      throw new CliUsageError(`${where}: option ${option} needs a value (${option} ${value})`, spec.name);
     }
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
-      throw new CliUsageError(`${where}: unexpected argument ${quoted(message) ?? message}; this command takes options only (${listOptions(spec)})`, spec.name);
+      throw new CliUsageError(`${where}: unexpected argument '${quoted(message) ?? message}'; this command takes options only (${listOptions(spec)})`, spec.name);
     }
     throw new CliUsageError(`${where}: ${message}`, spec.name);
   }

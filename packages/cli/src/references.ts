@@ -92,6 +92,8 @@ export interface CkksReference {
  */
 export function ckksReference(deviceKind: 'cpu' | 'cuda', preset: string, op: string): CkksReference | null {
   const table = deviceKind === 'cuda' ? PHANTOM_H200_US : NODE_SEAL_CPU_US;
-  const us = Object.hasOwn(table, preset) ? (table[preset] as Partial<Record<string, number>>)[op] : undefined;
+  const row = Object.hasOwn(table, preset) ? (table[preset] as Partial<Record<string, number>>) : undefined;
+  // Own properties only: an op named like an Object.prototype member ('toString') has no figure.
+  const us = row !== undefined && Object.hasOwn(row, op) ? row[op] : undefined;
   return us === undefined ? null : { us, source: deviceKind === 'cuda' ? PHANTOM_H200 : NODE_SEAL_CPU };
 }

@@ -70,28 +70,28 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       return 0;
     }
     if (first.startsWith('-')) {
-      throw new CliUsageError(`unknown option '${first}' before the command; valid here: --help, --version, or a command: ${names.join(', ')}`);
+      throw new CliUsageError(`fhelium: unknown option '${first}' before the command; valid here: --help, --version, or a command: ${names.join(', ')}`);
     }
     const entry = COMMANDS.find(([spec]) => spec.name === first);
     if (entry === undefined) {
       const guess = closest(first, names);
-      throw new CliUsageError(`unknown command '${first}'${guess === null ? '' : ` (did you mean '${guess}'?)`}; valid commands are ${names.join(', ')}`);
+      throw new CliUsageError(`fhelium: unknown command '${first}'${guess === null ? '' : ` (did you mean '${guess}'?)`}; valid commands are ${names.join(', ')}`);
     }
     const [spec, handler] = entry;
     return await handler(rest, io, () => io.stdout.write(commandHelp(spec)));
   } catch (error) {
     if (error instanceof CliUsageError) {
-      io.stderr.write(`${err.red('fhelium: error:')} ${error.message}\n`);
+      io.stderr.write(`${err.red('error:')} ${error.message}\n`);
       io.stderr.write(err.dim(`Run 'fhelium ${error.command === null ? '' : `${error.command} `}--help' for usage.\n`));
       return EXIT_USAGE;
     }
     if (error instanceof CliFailure) {
-      io.stderr.write(`${err.red('fhelium: error:')} ${error.message}\n`);
+      io.stderr.write(`${err.red('error:')} ${error.message}\n`);
       return error.exitCode;
     }
     const name = error instanceof Error ? error.name : 'Error';
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`${err.red('fhelium: error:')} ${error instanceof FHEliumError ? '' : `${name}: `}${message}\n`);
+    io.stderr.write(`${err.red('error:')} ${error instanceof FHEliumError ? '' : `${name}: `}${message}\n`);
     if (io.env.FHELIUM_DEBUG !== undefined && error instanceof Error && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
     else io.stderr.write(err.dim('Set FHELIUM_DEBUG=1 for the stack trace.\n'));
     return EXIT_FAILURE;

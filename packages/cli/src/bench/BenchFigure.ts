@@ -66,7 +66,7 @@ function ckksFigures(result: Json): BenchFigure[] {
       const value = num(at(r, ['medianUs']));
       if (value === null) continue;
       const ref = ckksReference(deviceKind, entry.preset, op);
-      const label = (CKKS_OP_LABELS as Record<string, string>)[op] ?? op;
+      const label = Object.hasOwn(CKKS_OP_LABELS, op) ? (CKKS_OP_LABELS as Record<string, string>)[op]! : op;
       out.push(figure({ suite: 'ckks', group: entry.preset, name: op, label, value, unit: 'µs', better: 'lower', deviceKind }, ref?.us ?? null, ref?.source ?? null));
     }
   }

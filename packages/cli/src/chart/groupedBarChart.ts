@@ -34,6 +34,20 @@ const LEFT = 78;
 const RIGHT = 24;
 const FONT = 'font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif"';
 
+/** Splits `text` into lines of at most about `max` characters, at spaces. */
+function wrapWords(text: string, max: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > max) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines;
+}
+
 /** Splits a label into at most two lines of about `max` characters, at spaces. */
 function labelLines(label: string, max: number): string[] {
   if (label.length <= max) return [label];
@@ -77,8 +91,9 @@ function makeScale(values: readonly number[]): Scale {
 
 /** The chart as an SVG document (see the file comment). */
 export function groupedBarChart(spec: GroupedBarChartSpec): string {
-  const legendRows = spec.series.length;
-  const top = 64 + legendRows * 18;
+  const subtitleLines = wrapWords(spec.subtitle, 120);
+  const legendTop = 44 + subtitleLines.length * 16;
+  const top = legendTop + 10 + spec.series.length * 18;
   const bottom = 56;
   const height = top + PLOT_HEIGHT + bottom;
   const plotWidth = WIDTH - LEFT - RIGHT;
@@ -90,9 +105,9 @@ export function groupedBarChart(spec: GroupedBarChartSpec): string {
   out.push(`<title>${escapeXml(spec.title)}</title>`);
   out.push(`<rect x="0" y="0" width="${WIDTH}" height="${height}" fill="#ffffff"/>`);
   out.push(`<text x="${LEFT}" y="26" ${FONT} font-size="16" font-weight="600" fill="#111827">${escapeXml(spec.title)}</text>`);
-  out.push(`<text x="${LEFT}" y="46" ${FONT} font-size="12" fill="#4b5563">${escapeXml(spec.subtitle)}</text>`);
+  subtitleLines.forEach((line, i) => out.push(`<text x="${LEFT}" y="${46 + i * 16}" ${FONT} font-size="12" fill="#4b5563">${escapeXml(line)}</text>`));
   spec.series.forEach((s, i) => {
-    const ly = 60 + i * 18;
+    const ly = legendTop + i * 18;
     out.push(`<rect x="${LEFT}" y="${ly}" width="12" height="12" fill="${escapeXml(s.color)}"/>`);
     out.push(`<text x="${LEFT + 18}" y="${ly + 10}" ${FONT} font-size="12" fill="#111827">${escapeXml(s.label)}</text>`);
   });

@@ -90,7 +90,7 @@ export function makeCharts(runs: readonly BenchRun[]): ChartFile[] {
     const betterLower = rows.flat().find((f) => f !== null)?.better !== 'higher';
     const device = c.deviceKind === 'cuda' ? 'CUDA' : 'CPU';
     const title = c.suite === 'ckks' ? `CKKS op latency, ${c.group}, ${device}` : `${c.suite}: ${c.group}, ${device}`;
-    const subtitle = `${c.unit}, ${betterLower ? 'lower' : 'higher'} is better${referenceSource === null ? '' : `; reference: ${referenceSource.description}`}`;
+    const subtitle = `${c.unit}, ${betterLower ? 'lower' : 'higher'} is better.${referenceSource === null ? '' : ` Reference: ${referenceSource.description}.`}`;
     const multiUnit = (groupUnits.get(`${c.suite}\u0000${c.deviceKind}\u0000${c.group}`)?.size ?? 1) > 1;
     let file = `${slug(c.suite)}-${c.deviceKind}-${slug(c.group)}${multiUnit ? `-${slug(c.unit === 'µs' ? 'us' : c.unit)}` : ''}`;
     for (let n = 2; used.has(file); n += 1) file = `${file}-${n}`;

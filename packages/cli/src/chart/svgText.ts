@@ -11,14 +11,14 @@ export function coord(x: number): string {
   return s.replace(/\.?0+$/, '') || '0';
 }
 
-/** A figure for a bar label: `42.7k`, `238`, `7.8`, `0.031`. */
+/** A figure for a bar label: `42.7k`, `238`, `12.5`, `7.8`, `0.0312` (three significant digits). */
 export function shortNumber(x: number): string {
   const a = Math.abs(x);
   if (a >= 1e6) return `${trim((x / 1e6).toPrecision(3))}M`;
   if (a >= 1e4) return `${trim((x / 1e3).toPrecision(3))}k`;
   if (a >= 100) return String(Math.round(x));
   if (a === 0) return '0';
-  return trim(x.toPrecision(2));
+  return trim(x.toPrecision(3));
 }
 
 function trim(s: string): string {

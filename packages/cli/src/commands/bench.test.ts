@@ -1,0 +1,72 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import type { BenchRecord } from '../bench/BenchRecord.js';
+import { locateSuite, BENCH_SUITES } from '../bench/suites.js';
+import { runCli } from '../runCli.js';
+import { memoryIo } from '../testing/memoryIo.js';
+import { benchEnvironment } from './bench.js';
+
+describe('fhelium bench', () => {
+  it('runs a suite script in a child process and writes one JSON record with host, commit and figures', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fhelium-bench-'));
+    const io = memoryIo(dir);
+    const code = await runCli(['bench', '--suite', 'native', '--device', 'cpu', '--quick', '--out', 'run.json'], io);
+    expect(io.stderrText()).toMatch(/\[1\/1\] native: .*\(@fhelium\/cuda-native \d+\.\d+\.\d+, on cpu\)/);
+    expect(io.stderrText()).toMatch(/│ \[native\.bench\] napi no-op/);
+    expect(code).toBe(0);
+    const record = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as BenchRecord;
+    expect(record).toMatchObject({ format: 'fhelium-bench', formatVersion: 1, device: 'cpu', cliVersion: '0.1.0' });
+    expect(Date.parse(record.date)).toBeGreaterThan(Date.parse('2026-01-01'));
+    expect(record.host.gpu).toBeNull();
+    expect(record.host.cpuCores).toBeGreaterThan(0);
+    // Run outside the repository: the commit comes from the suite's own record (or is null).
+    expect(record.commit === null || /^[0-9a-f]{40}$/.test(record.commit)).toBe(true);
+    expect(record.suites).toHaveLength(1);
+    expect(record.suites[0]).toMatchObject({ suite: 'native', status: 'ok', error: null });
+    expect((record.suites[0]!.result as { benchmark: string; scale: number; cudaAvailable: boolean }).benchmark).toBe('@fhelium/cuda-native');
+    expect((record.suites[0]!.result as { scale: number }).scale).toBe(0.1);
+    // The CPU run hides GPUs from the suite.
+    expect((record.suites[0]!.result as { cudaAvailable: boolean }).cudaAvailable).toBe(false);
+    const names = record.figures.map((f) => f.name);
+    expect(names).toEqual(['napi.nsPerCall', 'cpuKernels.usPerKernel', 'cpuKernelCallOverhead.usPerKernel']);
+    expect(io.stdoutText()).toMatch(/native · host/);
+    expect(io.stdoutText()).toMatch(/Node-API call +\d/);
+    expect(io.stdoutText()).toMatch(/3 figures \(0 with a DESIGN\.md reference\) from 1 suite\(s\); record written to .*run\.json/);
+    expect(io.stdoutText()).toMatch(/--quick: few repetitions/);
+  });
+
+  it('refuses bad options with exit code 2 and the valid choices', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--suite', 'gpu'], /unknown suite 'gpu'; valid suites are native, buffer, ckks, graph, all/],
+      [['--presets', 'n14-l7,test-n10-l3'], /--presets: 'test-n10-l3' is not a secure preset; valid presets are n14-l7, n15-l15, n16-l23, n16-l35, n13-l2, n15-l17/],
+      [['--device', 'tpu'], /--device must be cpu, cuda or cuda:N/],
+      [['--out'], /option --out needs a value \(--out FILE\)/],
+      [['--repeat', '3'], /unknown option '--repeat'; valid options are --suite, --out \(-o\), --presets, --device, --quick, --help \(-h\)/],
+    ];
+    for (const [args, message] of cases) {
+      const io = memoryIo();
+      expect(await runCli(['bench', ...args], io), args.join(' ')).toBe(2);
+      expect(io.stderrText()).toMatch(message);
+    }
+  });
+
+  it('finds the suite scripts of the workspace packages, and says why one cannot be found', () => {
+    const native = locateSuite(BENCH_SUITES.find((s) => s.name === 'native')!);
+    expect(native.found && native.script.endsWith(path.join('cuda-native', 'bench', 'native.bench.mjs'))).toBe(true);
+    const missing = locateSuite({ name: 'x', packageName: '@fhelium/does-not-exist', script: 'bench/x.bench.mjs', summary: '' });
+    expect(missing).toEqual({ found: false, reason: expect.stringMatching(/@fhelium\/does-not-exist is not installed/) });
+    const noScript = locateSuite({ name: 'x', packageName: '@fhelium/signature', script: 'bench/none.bench.mjs', summary: '' });
+    expect(noScript).toEqual({ found: false, reason: expect.stringMatching(/has no bench\/none\.bench\.mjs \(a published package must list "bench" in its "files"\)/) });
+  });
+
+  it('hides GPUs for a CPU run, maps cuda:N through CUDA_VISIBLE_DEVICES, and scales repetitions for --quick', () => {
+    expect(benchEnvironment({ PATH: '/bin' }, 'cpu', false)).toEqual({ PATH: '/bin', CUDA_VISIBLE_DEVICES: '' });
+    expect(benchEnvironment({}, 'cuda:1', false).CUDA_VISIBLE_DEVICES).toBe('1');
+    expect(benchEnvironment({ CUDA_VISIBLE_DEVICES: '4,6' }, 'cuda:1', false).CUDA_VISIBLE_DEVICES).toBe('6');
+    expect(benchEnvironment({}, 'cuda:0', true)).toMatchObject({ BENCH_SCALE: '0.1', BENCH_REPS: '20', BENCH_CPU_REPS: '3' });
+  });
+});

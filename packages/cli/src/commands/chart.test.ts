@@ -1,0 +1,55 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { describe, expect, it } from 'vitest';
+
+import { runCli } from '../runCli.js';
+import { memoryIo } from '../testing/memoryIo.js';
+import { checkXml } from '../testing/xmlWellFormed.js';
+
+const fixtures = fileURLToPath(new URL('../testing/fixtures/', import.meta.url));
+
+describe('fhelium chart', () => {
+  it('writes SVG charts and a manifest for benchmark files', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fhelium-chart-'));
+    const io = memoryIo(fixtures);
+    expect(await runCli(['chart', 'ckks-cuda.json', 'ckks-cpu.json', '--out', dir], io)).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['charts.json', 'ckks-cpu-n14-l7.svg', 'ckks-cuda-n14-l7.svg', 'ckks-cuda-n15-l15.svg']);
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'charts.json'), 'utf8')) as { file: string; title: string; series: string[] }[];
+    expect(manifest.map((m) => m.file)).toEqual(['ckks-cuda-n14-l7.svg', 'ckks-cuda-n15-l15.svg', 'ckks-cpu-n14-l7.svg']);
+    expect(manifest[2]).toMatchObject({ title: 'CKKS op latency, n14-l7, CPU', series: ['FHElium · AMD EPYC 7B13, 2026-12-01', 'node-seal on CPU'] });
+    const svg = readFileSync(path.join(dir, 'ckks-cpu-n14-l7.svg'), 'utf8');
+    expect(checkXml(svg).problems).toEqual([]);
+    expect(svg).toContain('multiply + relinearize');
+    expect(svg).toContain('42.7k');
+    expect(io.stdoutText()).toMatch(/3 chart\(s\) and charts\.json written to /);
+  });
+
+  it('requires --out and at least one file (exit code 2)', async () => {
+    const a = memoryIo(fixtures);
+    expect(await runCli(['chart', 'ckks-cpu.json'], a)).toBe(2);
+    expect(a.stderrText()).toMatch(/fhelium chart: --out DIR is required/);
+    const b = memoryIo(fixtures);
+    expect(await runCli(['chart', '--out', 'x'], b)).toBe(2);
+    expect(b.stderrText()).toMatch(/fhelium chart: expected at least 1 BENCH\.json argument\(s\), got 0/);
+  });
+
+  it('fails with exit code 1 for unreadable or unknown files, writing nothing', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fhelium-chart-'));
+    writeFileSync(path.join(dir, 'bad.json'), '{"not": "a benchmark"}');
+    writeFileSync(path.join(dir, 'broken.json'), '{');
+    const out = path.join(dir, 'charts');
+    for (const [file, message] of [
+      ['bad.json', /bad\.json: not benchmark JSON/],
+      ['broken.json', /cannot read broken\.json as JSON/],
+      ['missing.json', /cannot read missing\.json as JSON: ENOENT/],
+    ] as const) {
+      const io = memoryIo(dir);
+      expect(await runCli(['chart', path.join(fixtures, 'ckks-cpu.json'), file, '--out', out], io)).toBe(1);
+      expect(io.stderrText()).toMatch(message);
+    }
+    expect(existsSync(out)).toBe(false);
+  });
+});

@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+
+import { describe, expect, it } from 'vitest';
+
+import { COMMAND_SPECS, runCli } from './runCli.js';
+import { memoryIo } from './testing/memoryIo.js';
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const io = memoryIo();
+  const code = await runCli(args, io);
+  return { code, out: io.stdoutText(), err: io.stderrText() };
+}
+
+const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+describe('fhelium (top level)', () => {
+  it('prints help listing every command, with and without --help', async () => {
+    for (const args of [[], ['--help'], ['-h'], ['help']]) {
+      const { code, out, err } = await cli(args);
+      expect(code).toBe(0);
+      expect(err).toBe('');
+      expect(out).toMatch(/^fhelium \d+\.\d+\.\d+: CKKS homomorphic encryption/);
+      for (const name of ['demo', 'bench', 'info', 'chart']) expect(out).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+      expect(out).toMatch(/Start with `fhelium demo`/);
+    }
+  });
+
+  it('prints the package version', async () => {
+    for (const flag of ['--version', '-v']) expect(await cli([flag])).toEqual({ code: 0, out: `${version}\n`, err: '' });
+  });
+
+  it('refuses an unknown command with exit code 2, a suggestion and the valid commands', async () => {
+    const near = await cli(['bnech']);
+    expect(near.code).toBe(2);
+    expect(near.err).toMatch(/^error: fhelium: unknown command 'bnech' \(did you mean 'bench'\?\); valid commands are demo, bench, info, chart$/m);
+    const far = await cli(['encrypt-everything']);
+    expect(far.code).toBe(2);
+    expect(far.err).toMatch(/unknown command 'encrypt-everything'; valid commands are demo, bench, info, chart/);
+    expect(far.err).toMatch(/Run 'fhelium --help' for usage\./);
+  });
+
+  it('refuses an unknown option before the command', async () => {
+    const { code, err } = await cli(['--verbose', 'demo']);
+    expect(code).toBe(2);
+    expect(err).toMatch(/unknown option '--verbose' before the command; valid here: --help, --version, or a command: demo, bench, info, chart/);
+  });
+});
+
+describe('fhelium <command> --help', () => {
+  for (const spec of COMMAND_SPECS) {
+    it(`${spec.name}: usage, every option and examples, exit code 0`, async () => {
+      for (const args of [[spec.name, '--help'], [spec.name, '-h'], ['help', spec.name]]) {
+        const { code, out } = await cli(args);
+        expect(code).toBe(0);
+        expect(out).toMatch(new RegExp(`^Usage: fhelium ${spec.name} \\[options\\]`));
+        for (const name of Object.keys(spec.options)) expect(out).toContain(`--${name}`);
+        expect(out).toMatch(/^Examples:\n  fhelium /m);
+      }
+    });
+  }
+
+  it('takes --help over bad options of the same command', async () => {
+    const { code, out } = await cli(['demo', '--preset', 'nope', '--help']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^Usage: fhelium demo/);
+  });
+});
