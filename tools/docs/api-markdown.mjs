@@ -108,8 +108,10 @@ function firstSentence(text) {
 
 /** `TypeError if …` → `**TypeError** if …` (the leading error name stands out as in the reference). */
 function renderThrows(text, resolve) {
+  const linked = /^\s*\{@link\s+([A-Za-z_][A-Za-z0-9_]*)\s*\}([\s\S]*)$/.exec(text);
+  if (linked) text = `${linked[1]}${linked[2]}`;
   const line = oneLine(text, resolve);
-  const m = /^([A-Z][A-Za-z0-9_]*(?:Error|Exception))\b(.*)$/s.exec(line);
+  const m = /^([A-Z][A-Za-z0-9_]*(?:Error|Exception))\b(.*)$/s.exec(line) ?? (linked ? /^([A-Za-z_][A-Za-z0-9_]*)\b(.*)$/s.exec(line) : null);
   if (!m) return line;
   const href = resolve(m[1]);
   return `${href ? `[**${m[1]}**](${href})` : `**${m[1]}**`}${m[2]}`;

@@ -76,8 +76,19 @@ export function readDoc(node) {
   const out = { summary: '', params: [], returns: '', throws: [], examples: [], remarks: '', deprecated: null, see: [], defaultValue: '', typeParams: [], documented: false, internal: false };
   if (!doc) return out;
   out.summary = commentText(doc.comment).trim();
-  for (const tag of doc.tags ?? []) {
+  const tags = doc.tags ?? [];
+  for (let i = 0; i < tags.length; i += 1) {
+    const tag = tags[i];
     const name = tag.tagName.text;
+    // TypeScript reads `@throws {@link X} when …` as a throws tag with a broken type `{` followed by
+    // a separate `@link` tag whose comment is `X} when …`: put the two back together.
+    if ((name === 'throws' || name === 'throw') && tags[i + 1]?.tagName.text === 'link' && (!tag.typeExpression || tag.typeExpression.getText().trim() === '{')) {
+      const rest = commentText(tags[i + 1].comment);
+      const close = rest.indexOf('}');
+      out.throws.push(close >= 0 ? `{@link ${rest.slice(0, close).trim()}}${rest.slice(close + 1)}`.replace(/\s+$/, '') : `{@link ${rest.trim()}}`);
+      i += 1;
+      continue;
+    }
     const text = commentText(tag.comment).replace(/^\s*-\s*/, '').trim();
     if (name === 'internal') out.internal = true;
     if (ts.isJSDocParameterTag(tag)) {
@@ -299,7 +310,7 @@ export function readApi(repoRoot, packages = findPackages(repoRoot)) {
         const keyword = varDecl.parent.flags & ts.NodeFlags.Const ? 'const' : 'let';
         symbol.signatures = [`${keyword} ${symbol.name}: ${typeString(checker, varDecl, target)}`];
         symbol.members = membersOfObjectLiteral(varDecl.initializer, varDecl.getSourceFile());
-        if (symbol.members.length > 0) symbol.signatures = [`${keyword} ${symbol.name}: { ${symbol.members.map((m) => m.signatures[0]).join('; ')} }`];
+        if (symbol.members.length > 0) symbol.signatures = [`${keyword} ${symbol.name}: {\n${symbol.members.map((m) => `  ${m.signatures[0]};`).join('\n')}\n}`];
       } else if (enumDecl) {
         symbol.kind = 'type';
         symbol.doc = readDoc(enumDecl);
