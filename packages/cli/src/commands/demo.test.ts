@@ -113,3 +113,20 @@ describe('the fhelium executable', () => {
     expect(run.stderr).toMatch(/unknown command 'demoo' \(did you mean 'demo'\?\); valid commands are demo, bench, info, chart/);
   });
 });
+
+describe.runIf(cuda.isAvailable())('fhelium demo on CUDA', () => {
+  it('defaults to CUDA, captures the evaluator, streams a batch through it and prints eager and replayed times', async () => {
+    const { code, out, err } = await demo(['--preset', 'n14-l7', '--size', '32', '--batch', '6', '--seed', 'gpu']);
+    expect(err).toMatch(/on cuda:0/);
+    expect(code).toBe(0);
+    expect(out).toMatch(/device\s+cuda:0 \(/);
+    expect(out).toMatch(/CUDA Graph: 6 new encrypted inputs streamed through the captured evaluator/);
+    expect(out).toMatch(/eager \(launched from JavaScript\) +\S+ \S+ +\S+/);
+    expect(out).toMatch(/replayed \(CUDA Graph, overlapped\) +\S+ \S+ +\S+ \S+ +\d+\.\d\d× (faster|slower)/);
+    expect(out).toMatch(/all 6 results decrypted: max error \S+; every replayed ciphertext equals the eager one bit for bit/);
+    expect(out).not.toMatch(/CUDA Graphs need CUDA/);
+    for (const step of ['staged in pinned host memory', 'eager: 6 ×', 'captured as two CUDA Graph programs', 'replayed: 6 inputs streamed', 'every replayed result decrypted']) {
+      expect(err).toContain(step);
+    }
+  });
+});
