@@ -16,8 +16,10 @@ export interface RandomSource {
 
 /** The OS-seeded CSPRNG of node:crypto (`crypto.randomBytes`): what the engine uses by default. */
 export class OsRandomSource implements RandomSource {
+  /** Always false: the bytes come from the OS. */
   readonly deterministic = false;
 
+  /** `n` bytes of `crypto.randomBytes`. */
   bytes(n: number): Uint8Array {
     return randomBytes(n);
   }
@@ -29,6 +31,7 @@ export class OsRandomSource implements RandomSource {
  * of the sequence of requests. NOT for protecting data: anyone who knows the seed knows every key.
  */
 export class SeededRandomSource implements RandomSource {
+  /** Always true: the stream is a function of the seed. */
   readonly deterministic = true;
   readonly #cipher: ReturnType<typeof createCipheriv>;
 
@@ -44,6 +47,7 @@ export class SeededRandomSource implements RandomSource {
     this.#cipher = createCipheriv('aes-256-ctr', key, Buffer.alloc(16));
   }
 
+  /** The next `n` bytes of the keystream. */
   bytes(n: number): Uint8Array {
     return this.#cipher.update(Buffer.alloc(n));
   }
