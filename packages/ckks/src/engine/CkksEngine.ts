@@ -435,11 +435,11 @@ export class CkksEngine {
     try {
       const m = scope.component(out, 0);
       const s = scope.narrow(scope.component(secretKey.data, 0), 0, 0, limbs);
-      // Horner: ((c2·s + c1)·s + c0).
-      m.copy_(scope.component(ct.data, ct.components - 1));
+      // Horner: ((c2·s + c1)·s + c0); the first product reads the last component directly.
+      mulMod(scope.component(ct.data, ct.components - 1), s, moduli, { out: m });
       for (let c = ct.components - 2; c >= 0; c -= 1) {
-        mulMod(m, s, moduli, { out: m });
         addMod(m, scope.component(ct.data, c), moduli, { out: m });
+        if (c > 0) mulMod(m, s, moduli, { out: m });
       }
       return new Plaintext({ parameters: p, data: out, level: ct.level, scale: ct.scale, domain: 'ntt' });
     } catch (error) {
