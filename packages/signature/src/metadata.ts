@@ -55,7 +55,27 @@ export function canonicalizeMetadataAt(metadata: unknown, where: string | null, 
   if (!isPlainObject(metadata)) {
     throw new TypeError(`${prefix}${label}: expected a plain object of exact metadata, found ${describeValue(metadata)}`);
   }
-  return canonicalizeNode(metadata, new PathTracker(label), new Map(), prefix) as CanonicalMetadata;
+  const canonical = canonicalizeNode(metadata, new PathTracker(label), new Map(), prefix) as CanonicalMetadata;
+  canonicalRoots.add(canonical);
+  return canonical;
+}
+
+/**
+ * Every metadata object this package has produced in canonical form. Membership proves that an
+ * object is deep-frozen plain data in canonical form (this package built and froze it), which is
+ * what lets validation compare such metadata with {@link metadataEquals} alone.
+ */
+const canonicalRoots = new WeakSet<object>();
+
+/**
+ * Whether `value` is a metadata object returned by {@link canonicalizeMetadata} (or read back by
+ * {@link metadataFromJSON}, or held by a signature): deep-frozen canonical plain data that can
+ * never change.
+ *
+ * @param value - Anything.
+ */
+export function isCanonicalMetadata(value: unknown): value is CanonicalMetadata {
+  return typeof value === 'object' && value !== null && canonicalRoots.has(value);
 }
 
 function canonicalizeNode(value: unknown, path: PathTracker, ancestors: Map<object, number>, prefix: string): MetadataValue {

@@ -1,3 +1,4 @@
+import { ExactValueCalls } from './ExactValueCalls.js';
 import { isRegisteredExactValue } from './ExactValueRegistry.js';
 import { isTensorLike, type TensorLike } from './TensorLike.js';
 import { isTensorResident } from './TensorResident.js';
@@ -11,10 +12,15 @@ import { compareObjectKeys } from './keyOrder.js';
 import { diffMetadata } from './metadataDiff.js';
 import { PathTracker } from './path.js';
 import { readDenseArray, readPlainObjectEntries } from './plainData.js';
+import { treeMatches } from './treeMatches.js';
 
 /**
- * The walk behind `ValueTreeSignature.validate`: follows the signature (which is finite and
- * acyclic), so a cyclic or huge candidate cannot make it loop, and reads the candidate only.
+ * `ValueTreeSignature.validate`: the fast walk (`treeMatches`) accepts a matching candidate; only
+ * when it answers `false` does the diagnostic walk below run, from the root, to throw the first
+ * mismatch with its exact path, field and message. Both walks follow the signature (which is
+ * finite and acyclic), so a cyclic or huge candidate cannot make them loop, and read the candidate
+ * only. Each `exactMetadata()`/`tensorEntries()` call is made once per value occurrence: the
+ * diagnostic walk replays the results the fast walk recorded.
  *
  * @param signature - The expected tree.
  * @param value - The candidate.
@@ -22,7 +28,25 @@ import { readDenseArray, readPlainObjectEntries } from './plainData.js';
  * @throws ExecutionInputError at the first mismatch in canonical order (see `validate`).
  */
 export function validateTree(signature: ValueTreeSignature, value: unknown, root: string): void {
-  checkNode(signature, value, new PathTracker(root));
+  const calls = new ExactValueCalls();
+  if (treeMatches(signature, value, calls)) return;
+  calls.replay();
+  diagnoseTree(signature, value, root, calls);
+}
+
+/**
+ * The diagnostic walk alone: throws at the first mismatch in canonical order, or returns if there
+ * is none. `validateTree` runs it only after the fast walk declined; tests run it directly to show
+ * that both walks accept the same candidates.
+ *
+ * @param signature - The expected tree.
+ * @param value - The candidate.
+ * @param root - Label of the root in paths.
+ * @param calls - Where `exactMetadata()`/`tensorEntries()` results come from (recorded ones are replayed).
+ * @throws ExecutionInputError at the first mismatch in canonical order (see `validate`).
+ */
+export function diagnoseTree(signature: ValueTreeSignature, value: unknown, root: string, calls: ExactValueCalls = new ExactValueCalls()): void {
+  checkNode(signature, value, new PathTracker(root), calls);
 }
 
 function fail(path: PathTracker, field: string, expected: string, found: string): never {
@@ -30,7 +54,7 @@ function fail(path: PathTracker, field: string, expected: string, found: string)
   throw new ExecutionInputError(`${where}: ${field}: expected ${expected}, found ${found}`, { path: where, field, expected, found });
 }
 
-function checkNode(signature: ValueTreeSignature, value: unknown, path: PathTracker): void {
+function checkNode(signature: ValueTreeSignature, value: unknown, path: PathTracker, calls: ExactValueCalls): void {
   switch (signature.kind) {
     case 'tensor': {
       const leaf = signature.leaf as TensorSignature;
@@ -39,20 +63,20 @@ function checkNode(signature: ValueTreeSignature, value: unknown, path: PathTrac
       return;
     }
     case 'value':
-      checkValue(signature.leaf as ValueSignature, value, path);
+      checkValue(signature.leaf as ValueSignature, value, path, calls);
       return;
     case 'array':
-      checkArray(signature, value, path);
+      checkArray(signature, value, path, calls);
       return;
     case 'record':
-      checkRecord(signature, value, path);
+      checkRecord(signature, value, path, calls);
       return;
     default:
-      checkMap(signature, value, path);
+      checkMap(signature, value, path, calls);
   }
 }
 
-function checkArray(signature: ValueTreeSignature, value: unknown, path: PathTracker): void {
+function checkArray(signature: ValueTreeSignature, value: unknown, path: PathTracker, calls: ExactValueCalls): void {
   const view = classifyNode(value);
   if (view.kind !== 'array') return fail(path, 'node kind', signature.toString(), describeNode(value));
   const items = readDenseArray(view.array);
@@ -60,12 +84,12 @@ function checkArray(signature: ValueTreeSignature, value: unknown, path: PathTra
   if (items.length !== signature.children.length) return fail(path, 'array length', String(signature.children.length), String(items.length));
   signature.children.forEach((child, i) => {
     path.pushIndex(i);
-    checkNode(child, items[i], path);
+    checkNode(child, items[i], path, calls);
     path.pop();
   });
 }
 
-function checkRecord(signature: ValueTreeSignature, value: unknown, path: PathTracker): void {
+function checkRecord(signature: ValueTreeSignature, value: unknown, path: PathTracker, calls: ExactValueCalls): void {
   const view = classifyNode(value);
   if (view.kind !== 'record') return fail(path, 'node kind', signature.toString(), describeNode(value));
   const entries = readPlainObjectEntries(view.record);
@@ -82,12 +106,12 @@ function checkRecord(signature: ValueTreeSignature, value: unknown, path: PathTr
   signature.children.forEach((child, i) => {
     const key = expectedKeys[i] as string;
     path.pushKey(key);
-    checkNode(child, found.get(key), path);
+    checkNode(child, found.get(key), path, calls);
     path.pop();
   });
 }
 
-function checkMap(signature: ValueTreeSignature, value: unknown, path: PathTracker): void {
+function checkMap(signature: ValueTreeSignature, value: unknown, path: PathTracker, calls: ExactValueCalls): void {
   const view = classifyNode(value);
   if (view.kind !== 'map') return fail(path, 'node kind', signature.toString(), describeNode(value));
   const map = view.map;
@@ -100,12 +124,12 @@ function checkMap(signature: ValueTreeSignature, value: unknown, path: PathTrack
   signature.children.forEach((child, i) => {
     const key = signature.keys[i] as string | number;
     path.pushMapKey(key);
-    checkNode(child, map.get(key), path);
+    checkNode(child, map.get(key), path, calls);
     path.pop();
   });
 }
 
-function checkValue(expected: ValueSignature, value: unknown, path: PathTracker): void {
+function checkValue(expected: ValueSignature, value: unknown, path: PathTracker, calls: ExactValueCalls): void {
   if (!isTensorResident(value)) return fail(path, 'node kind', expected.toString(), describeNode(value));
   if (value.typeName !== expected.typeName) fail(path, 'typeName', quote(expected.typeName), quote(value.typeName));
   if (!isRegisteredExactValue(value)) {
@@ -113,11 +137,11 @@ function checkValue(expected: ValueSignature, value: unknown, path: PathTracker)
   }
   if (value.schemaVersion !== expected.schemaVersion) fail(path, 'schemaVersion', String(expected.schemaVersion), String(value.schemaVersion));
   if (value.contextId !== expected.contextId) fail(path, 'contextId', formatContext(expected.contextId), formatContext(value.contextId));
-  const difference = diffMetadata(expected.metadata, value.exactMetadata());
+  const difference = diffMetadata(expected.metadata, calls.metadata(value));
   if (difference !== null) fail(path, difference.field, difference.expected, difference.found);
-  const pairs = readEntryPairs(value.tensorEntries(), path);
+  const pairs = readEntryPairs(calls.entries(value), path);
   const expectedNames = expected.tensors.map(([name]) => name);
-  const foundNames = pairs.map(([name]) => name);
+  const foundNames = pairs.map((pair) => pair[0]);
   if (foundNames.length !== expectedNames.length || foundNames.some((name, i) => name !== expectedNames[i])) {
     const foundSet = new Set(foundNames);
     const expectedSet = new Set(expectedNames);

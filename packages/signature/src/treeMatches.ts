@@ -1,0 +1,329 @@
+import { getExactValueType } from './ExactValueRegistry.js';
+import type { ExactValueCalls } from './ExactValueCalls.js';
+import type { DType } from './DType.js';
+import { TENSOR_LIKE_FIELDS, looksLikeTensor } from './TensorLike.js';
+import { TENSOR_RESIDENT_MEMBERS, looksLikeTensorResident, type TensorResident } from './TensorResident.js';
+import type { TensorSignature } from './TensorSignature.js';
+import type { ValueSignature } from './ValueSignature.js';
+import type { ValueTreeSignature } from './ValueTreeSignature.js';
+import { isCanonicalMetadata, metadataEquals, type CanonicalMetadata } from './metadata.js';
+import { diffMetadata } from './metadataDiff.js';
+
+/**
+ * The success path of `ValueTreeSignature.validate`: one walk over signature and candidate
+ * together, cheapest checks first, allocating (almost) nothing, that answers `true` only when the
+ * diagnostic walk (`validateTree`) would accept the candidate. It answers `false` at the first
+ * doubt, and the caller then runs the diagnostic walk to produce the exact error; so it may be
+ * conservative, never lenient. `ValueTreeSignature.property.test.ts` and `treeMatches.test.ts`
+ * check that both walks agree.
+ *
+ * Why each shortcut accepts only what `validateTree` accepts:
+ *
+ * - Node kinds follow `classifyNode`'s order (tensor, exact value, malformed tensor or exact value,
+ *   array, Map, record) without running every test: an object can only be a tensor, an exact
+ *   value or one that "looks like" either if it carries every TensorLike field (every
+ *   TensorResident member) name, so one absent name (a *probe*, tested with `in`) rules all of
+ *   that out; only when the probe is present does the full `looksLikeTensor`/
+ *   `looksLikeTensorResident` test run. Records probe a name that is not one of their keys.
+ * - Containers are read as plain data exactly as `readDenseArray`/`readPlainObjectEntries` read
+ *   them: through property descriptors, so that a getter on a container is never run (it is a
+ *   mismatch, as before), and completely (holes, accessors, extra keys) before any child is
+ *   visited, so user code run by a child (a tensor's getters, an exact value's methods) cannot
+ *   change what the walk reads of its parent. Frozen containers that once passed these checks are
+ *   remembered: a frozen object's keys, values and attributes can never change again (proxies
+ *   included: their invariants force them to report a frozen target's properties faithfully), so
+ *   their elements are then read directly.
+ * - Tensor and exact-value leaves are read with ordinary property reads, as `isTensorLike` and
+ *   `isTensorResident` read them (the native Tensor exposes its fields through getters); a reading
+ *   that throws makes the walk answer `false`. A field equal (`===`) to the valid expected field
+ *   is itself valid, so validity checks are implied by the comparisons.
+ * - Exact metadata that this package produced in canonical form (`isCanonicalMetadata`: deep
+ *   frozen, immutable) is compared with `metadataEquals`, and pairs found equal are remembered;
+ *   any other metadata goes through `diffMetadata` itself.
+ * - `exactMetadata()` and `tensorEntries()` are called through `calls`, which lets the diagnostic
+ *   walk replay them instead of calling them a second time.
+ *
+ * What differs from the diagnostic walk alone: on a rejected candidate, the fields of tensor and
+ * exact-value leaves before the mismatch are read twice (once per walk), and a Proxy in the tree
+ * sees its traps called in another order and number. Neither changes what is accepted or the
+ * error thrown for ordinary objects and for proxies whose traps behave like ordinary objects.
+ */
+
+/** Precomputed checks of one signature node; every plan has the same fields (one hidden class). */
+interface Plan {
+  readonly kind: number;
+  readonly tensor: TensorSignature | null;
+  readonly value: ValueSignature | null;
+  readonly children: readonly Plan[];
+  /** Record keys or Map keys, parallel to `children`. */
+  readonly keys: readonly (string | number)[];
+  /** Record: key → index in `children`. */
+  readonly slots: ReadonlyMap<string, number> | null;
+  /** Map: the expected keys. */
+  readonly keySet: ReadonlySet<unknown> | null;
+  /** A TensorLike field name and a TensorResident member name that are not record keys (`null`: every one is). */
+  readonly tensorProbe: string | null;
+  readonly memberProbe: string | null;
+}
+
+const TENSOR = 0;
+const VALUE = 1;
+const ARRAY = 2;
+const RECORD = 3;
+const MAP = 4;
+const KINDS = { tensor: TENSOR, value: VALUE, array: ARRAY, record: RECORD, map: MAP } as const;
+
+/** Names that an array or a Map does not carry unless its prototype chain (or a Map's own property) adds them. */
+const TENSOR_PROBE = 'storageKey';
+const MEMBER_PROBE = 'tensorEntries';
+
+const plans = new WeakMap<ValueTreeSignature, Plan>();
+/** Frozen arrays that passed the dense-plain-data check (see the module comment). */
+const frozenDenseArrays = new WeakSet<object>();
+/** Frozen records that passed the plain-data check, with the plan whose keys they matched. */
+const frozenRecords = new WeakMap<object, Plan>();
+/** Canonical metadata found equal to canonical expected metadata (both immutable). */
+const equalMetadata = new WeakMap<object, CanonicalMetadata>();
+
+const { getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isFrozen } = Object;
+const { ownKeys } = Reflect;
+/** `Object.prototype.__lookupGetter__` (ECMA-262 Annex B, present in Node), or a descriptor read where it was removed. */
+const lookupGetter: (this: object, key: PropertyKey) => unknown =
+  (Object.prototype as { __lookupGetter__?: (key: PropertyKey) => unknown }).__lookupGetter__ ??
+  function lookupOwnGetter(this: object, key: PropertyKey): unknown {
+    return getOwnPropertyDescriptor(this, key)?.get;
+  };
+
+/**
+ * The state of one walk: a stack of the children read from containers on the way down (written
+ * at `top` and never shrunk, so that popping costs nothing), and the exact-value calls.
+ */
+class Walk {
+  readonly stack: unknown[] = [];
+  top = 0;
+
+  constructor(readonly calls: ExactValueCalls) {}
+
+  push(value: unknown): void {
+    this.stack[this.top] = value;
+    this.top += 1;
+  }
+}
+
+/**
+ * Whether `value` matches `signature` (see the module comment): `true` only if
+ * `validateTree(signature, value, root)` would return without throwing.
+ *
+ * @param signature - The expected tree.
+ * @param value - The candidate; only read.
+ * @param calls - Records the `exactMetadata()`/`tensorEntries()` calls made, for replay.
+ * @throws whatever an exact value's `exactMetadata()` or `tensorEntries()` throws (the diagnostic
+ *   walk would call them at the same point and throw the same), and whatever a Proxy's trap throws.
+ */
+export function treeMatches(signature: ValueTreeSignature, value: unknown, calls: ExactValueCalls): boolean {
+  let plan = plans.get(signature);
+  if (plan === undefined) {
+    plan = compile(signature);
+    plans.set(signature, plan);
+  }
+  return nodeMatches(plan, value, new Walk(calls));
+}
+
+function compile(signature: ValueTreeSignature): Plan {
+  const kind = KINDS[signature.kind];
+  const keys = signature.keys;
+  const recordKeys = kind === RECORD ? new Set(keys as readonly string[]) : null;
+  return {
+    kind,
+    tensor: kind === TENSOR ? (signature.leaf as TensorSignature) : null,
+    value: kind === VALUE ? (signature.leaf as ValueSignature) : null,
+    children: signature.children.map(compile),
+    keys,
+    slots: kind === RECORD ? new Map((keys as readonly string[]).map((key, i) => [key, i])) : null,
+    keySet: kind === MAP ? new Set<unknown>(keys) : null,
+    tensorProbe: recordKeys === null ? TENSOR_PROBE : (TENSOR_LIKE_FIELDS.find((field) => !recordKeys.has(field)) ?? null),
+    memberProbe: recordKeys === null ? MEMBER_PROBE : (TENSOR_RESIDENT_MEMBERS.find((member) => !recordKeys.has(member)) ?? null),
+  };
+}
+
+function nodeMatches(plan: Plan, value: unknown, walk: Walk): boolean {
+  switch (plan.kind) {
+    case TENSOR:
+      return tensorMatches(plan.tensor as TensorSignature, value);
+    case VALUE:
+      return valueMatches(plan.value as ValueSignature, value, walk);
+    case ARRAY:
+      return arrayMatches(plan, value, walk);
+    case RECORD:
+      return recordMatches(plan, value, walk);
+    default:
+      return mapMatches(plan, value, walk);
+  }
+}
+
+function tensorMatches(expected: TensorSignature, value: unknown): boolean {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  let shape: unknown, stride: unknown, dtype: unknown, layout: unknown, device: unknown, storageKey: unknown;
+  try {
+    // Read once each, in isTensorLike's order.
+    const t = value as Record<string, unknown>;
+    shape = t.shape;
+    stride = t.stride;
+    dtype = t.dtype;
+    layout = t.layout;
+    device = t.device;
+    storageKey = t.storageKey;
+  } catch {
+    return false;
+  }
+  return (
+    dimsEqual(expected.shape, shape) &&
+    dimsEqual(expected.stride, stride) &&
+    dtype === (expected.dtype as DType) &&
+    layout === 'strided' &&
+    typeof device === 'string' &&
+    storageKey !== undefined &&
+    storageKey !== null
+  );
+}
+
+/** Element-wise `===` against valid expected dimensions (so equal entries are valid too, `-0` included). */
+function dimsEqual(expected: readonly number[], found: unknown): boolean {
+  if (!Array.isArray(found) || found.length !== expected.length) return false;
+  for (let i = 0; i < expected.length; i += 1) if (found[i] !== expected[i]) return false;
+  return true;
+}
+
+/**
+ * Pushes the elements of a dense plain-data array of length `length` onto the walk's stack (see
+ * `readDenseArray`: no holes, no accessors, no keys besides the elements and `length`), or returns
+ * `false`. Each element is own (`Object.hasOwn`) and has no getter (`__lookupGetter__` stops at
+ * the own property), so reading it right after the check runs no code; an accessor without a
+ * getter reads as `undefined`, which no signature node accepts. Both checks together cost a
+ * fraction of a property descriptor.
+ */
+function readDense(array: readonly unknown[], length: number, walk: Walk): boolean {
+  if (frozenDenseArrays.has(array)) {
+    for (let i = 0; i < length; i += 1) walk.push(array[i]);
+    return true;
+  }
+  for (let i = 0; i < length; i += 1) {
+    if (!hasOwn(array, i) || lookupGetter.call(array, i) !== undefined) return false;
+    walk.push(array[i]);
+  }
+  if (ownKeys(array).length !== length + 1) return false;
+  if (isFrozen(array)) frozenDenseArrays.add(array);
+  return true;
+}
+
+/**
+ * Whether `value` (a container candidate) is a tensor, an exact value or an object that looks
+ * like either, which `classifyNode` puts before arrays, Maps and records (see the module comment).
+ */
+function looksLikeLeaf(value: object, tensorProbe: string | null, memberProbe: string | null): boolean {
+  return (
+    ((tensorProbe === null || tensorProbe in value) && looksLikeTensor(value)) ||
+    ((memberProbe === null || memberProbe in value) && looksLikeTensorResident(value))
+  );
+}
+
+/** Matches the children read onto the stack from `base` on, then pops them. */
+function childrenMatch(plan: Plan, base: number, walk: Walk): boolean {
+  const children = plan.children;
+  const stack = walk.stack;
+  for (let i = 0; i < children.length; i += 1) {
+    if (!nodeMatches(children[i] as Plan, stack[base + i], walk)) return false;
+  }
+  walk.top = base;
+  return true;
+}
+
+function arrayMatches(plan: Plan, value: unknown, walk: Walk): boolean {
+  if (!Array.isArray(value)) return false;
+  const length = plan.children.length;
+  if (value.length !== length || looksLikeLeaf(value, TENSOR_PROBE, MEMBER_PROBE)) return false;
+  const base = walk.top;
+  return readDense(value, length, walk) && childrenMatch(plan, base, walk);
+}
+
+function recordMatches(plan: Plan, value: unknown, walk: Walk): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Map) return false;
+  const proto: unknown = getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  if (looksLikeLeaf(value, plan.tensorProbe, plan.memberProbe)) return false;
+  const keys = plan.keys as readonly string[];
+  const base = walk.top;
+  if (frozenRecords.get(value) === plan) {
+    for (let i = 0; i < keys.length; i += 1) walk.push((value as Record<string, unknown>)[keys[i] as string]);
+    return childrenMatch(plan, base, walk);
+  }
+  const found = ownKeys(value);
+  if (found.length !== keys.length) return false;
+  const slots = plan.slots as ReadonlyMap<string, number>;
+  const stack = walk.stack;
+  walk.top = base + keys.length;
+  // Own keys are unique, so as many keys as expected, each an expected one, are exactly the expected keys.
+  for (let i = 0; i < found.length; i += 1) {
+    const key = found[i];
+    const slot = typeof key === 'string' ? slots.get(key) : undefined;
+    const descriptor = slot === undefined ? undefined : getOwnPropertyDescriptor(value, key as string);
+    if (descriptor === undefined || !('value' in descriptor) || descriptor.enumerable !== true) return false;
+    stack[base + (slot as number)] = descriptor.value;
+  }
+  if (isFrozen(value)) frozenRecords.set(value, plan);
+  return childrenMatch(plan, base, walk);
+}
+
+/** Mirrors `checkMap`: the same Map methods, called in the same order. */
+function mapMatches(plan: Plan, value: unknown, walk: Walk): boolean {
+  if (!(value instanceof Map) || Array.isArray(value) || looksLikeLeaf(value, TENSOR_PROBE, MEMBER_PROBE)) return false;
+  const keys = plan.keys;
+  for (let i = 0; i < keys.length; i += 1) if (!value.has(keys[i])) return false;
+  const keySet = plan.keySet as ReadonlySet<unknown>;
+  for (const key of value.keys()) if (!keySet.has(key)) return false;
+  const base = walk.top;
+  for (let i = 0; i < keys.length; i += 1) walk.push(value.get(keys[i]));
+  return childrenMatch(plan, base, walk);
+}
+
+function valueMatches(expected: ValueSignature, value: unknown, walk: Walk): boolean {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  try {
+    // Read in isTensorResident's order.
+    const v = value as Record<string, unknown>;
+    if (v.typeName !== expected.typeName || v.schemaVersion !== expected.schemaVersion || v.contextId !== expected.contextId) return false;
+    if (typeof v.exactMetadata !== 'function' || typeof v.tensorEntries !== 'function') return false;
+  } catch {
+    return false;
+  }
+  if (getExactValueType(expected.typeName) === undefined) return false;
+  const resident = value as TensorResident;
+  if (!metadataMatches(expected.metadata, walk.calls.metadata(resident))) return false;
+  const entries = walk.calls.entries(resident);
+  const tensors = expected.tensors;
+  const count = tensors.length;
+  if (!Array.isArray(entries) || entries.length !== count) return false;
+  const base = walk.top;
+  if (!readDense(entries, count, walk)) return false;
+  const stack = walk.stack;
+  // Every pair and name first, as readEntryPairs and the name comparison do, then the tensors.
+  for (let i = 0; i < count; i += 1) {
+    const pair = stack[base + i];
+    if (!Array.isArray(pair) || pair.length !== 2 || pair[0] !== (tensors[i] as readonly [string, TensorSignature])[0]) return false;
+  }
+  for (let i = 0; i < count; i += 1) {
+    const tensor: unknown = (stack[base + i] as unknown[])[1];
+    if (!tensorMatches((tensors[i] as readonly [string, TensorSignature])[1], tensor)) return false;
+  }
+  walk.top = base;
+  return true;
+}
+
+function metadataMatches(expected: CanonicalMetadata, found: unknown): boolean {
+  if (found === expected) return true;
+  if (!isCanonicalMetadata(found)) return diffMetadata(expected, found) === null;
+  if (equalMetadata.get(found) === expected) return true;
+  if (!metadataEquals(expected, found)) return false;
+  equalMetadata.set(found, expected);
+  return true;
+}
