@@ -28,6 +28,7 @@ export class CudaGraphInputError extends ExecutionInputError {
    *
    * @param where - Label of the failing call (`CudaGraphProgram.replay`).
    * @param error - The lower layer's error.
+   * @internal
    */
   static from(where: string, error: ExecutionInputError): CudaGraphInputError {
     return new CudaGraphInputError(`${where}: ${error.message}`, {
@@ -40,11 +41,13 @@ export class CudaGraphInputError extends ExecutionInputError {
   }
 
   /**
-   * A source problem reported by the input buffer's `copyFrom` (a disposed leaf), renamed to the
-   * program's vocabulary: the buffer calls the tree `source`, the program calls it `inputs`.
+   * A source problem reported by the input buffer's `copyFrom` (a signature mismatch, a disposed
+   * leaf), renamed to the program's vocabulary: the buffer calls the tree `source`, the program
+   * calls it `inputs`.
    *
    * @param where - Label of the failing call.
    * @param error - The buffer's error.
+   * @internal
    */
   static fromBuffer(where: string, error: ExecutionInputError): CudaGraphInputError {
     const rename = (text: string): string => text.replace(/^source(?=$|[[.: ])/, 'inputs');

@@ -189,6 +189,10 @@ describeCuda('CudaGraphProgram on CUDA', () => {
     expect(e).toBeInstanceOf(CudaGraphInputError);
     expect(e.message).toBe('CudaGraphProgram.replay: inputs[1]: expected a live tensor, found a disposed one');
     expect((e as CudaGraphInputError).path).toBe('inputs[1]');
+    const like = { shape: [4, 256], stride: [256, 1], dtype: 'uint64', layout: 'strided', device: DEV, storageKey: {} };
+    const notTensor = thrown(() => program.replay([randomCiphertext(1n, { device: DEV }), like as never]));
+    expect(notTensor).toBeInstanceOf(TypeError);
+    expect(notTensor.message).toMatch(/^CudaGraphProgram.replay: inputs\[1\]: expected a Tensor of @fhelium\/cuda-native/);
     const otherDevice = thrown(() => program.copyInputsFrom(examples, { stream: 'x' as never }));
     expect(otherDevice).toBeInstanceOf(TypeError);
     expect(() => program.copyInputsFrom(examples, { waitFor: [null as never] })).toThrow(/options.waitFor\[0\]: expected an Event/);

@@ -24,7 +24,6 @@ import {
 
 const constructing = Symbol('CudaGraphProgram.constructing');
 const CAPTURE = 'CudaGraphProgram.capture';
-const INPUTS_LABEL = 'inputs';
 
 /** What a program holds while it is open. */
 interface OpenState {
@@ -343,14 +342,12 @@ export class CudaGraphProgram<A extends unknown[], O> {
     return `CudaGraphProgram(${this.#functionName} on ${state.device}, ${state.inputTensors.size} input tensors, ${this.#nbytes} input bytes)`;
   }
 
-  /** Validates and enqueues one copy of inputs on `stream`, after the last replay. */
+  /**
+   * Validates and enqueues one copy of inputs on `stream`, after the last replay. The input buffer
+   * validates the whole tree before copying anything (once: validation is most of a replay's host
+   * cost); its errors are renamed from its `source` to the program's `inputs`.
+   */
   #copy(state: OpenState, inputs: A, stream: Stream, nonBlocking: boolean, waitFor: readonly Event[], where: string): CopyHandle {
-    try {
-      this.#signature.validate(inputs, { path: INPUTS_LABEL });
-    } catch (error) {
-      if (error instanceof ExecutionInputError) throw CudaGraphInputError.from(where, error);
-      throw error;
-    }
     // Stream order covers a replay on the same stream; another stream waits for its event.
     const last = this.#lastReplayStream;
     const events = last === null || last === stream ? waitFor : [...waitFor, state.replayDone];
@@ -359,6 +356,7 @@ export class CudaGraphProgram<A extends unknown[], O> {
       handle = state.buffer.copyFrom(inputs, { stream, nonBlocking, waitFor: events });
     } catch (error) {
       if (error instanceof ExecutionInputError) throw CudaGraphInputError.fromBuffer(where, error);
+      if (error instanceof TypeError) throw renamedTypeError(where, error);
       throw error;
     }
     this.#latest = handle;
@@ -418,3 +416,9 @@ export class CudaGraphProgram<A extends unknown[], O> {
 }
 
 const NO_EVENTS: readonly Event[] = Object.freeze([]);
+
+/** A TypeError of the input buffer about a source leaf, in the program's words (`inputs[0]`). */
+function renamedTypeError(where: string, error: TypeError): TypeError {
+  const message = error.message.replace(/^ReusableValueBuffer\.copyFrom: source(?=$|[[.: ])/, 'inputs');
+  return new TypeError(`${where}: ${message}`, { cause: error });
+}

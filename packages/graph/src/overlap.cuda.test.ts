@@ -81,4 +81,34 @@ describeCuda('transfer/compute overlap', () => {
     compute.dispose();
     disposeAll(examples[0].c0, examples[0].c1, examples[1]);
   });
+
+  it('two programs in ping-pong (a copy into one while the other replays): 500 rounds, all correct', () => {
+    const programs = [0, 1].map((k) =>
+      CudaGraphProgram.capture(evaluate, { exampleInputs: [randomCiphertext(20n + BigInt(k), { device: DEV }), randomLimbs(30n + BigInt(k), { device: DEV })], warmup: 1 }),
+    );
+    const transfer = new Stream(DEV);
+    const compute = new Stream(DEV);
+    const results: Array<ReturnType<typeof evaluate>> = [];
+    for (let r = 0; r < 500; r += 1) {
+      const program = programs[r % 2] as (typeof programs)[number];
+      const [ctSeed, wSeed] = seeds(r);
+      const source = [randomCiphertext(ctSeed, { pinMemory: true }), randomLimbs(wSeed, { pinMemory: true })] as [TestCiphertext, Tensor];
+      const copied = program.copyInputsFrom(source, { stream: transfer });
+      results.push(withStream(compute, () => program.replayPrepared({ copyHandle: copied, copyOutput: true })));
+      disposeAll(source[0].c0, source[0].c1, source[1]);
+    }
+    cuda.synchronize();
+    results.forEach((out, r) => {
+      const [ctSeed, wSeed] = seeds(r);
+      expect(wordsOf(out), `round ${r}`).toEqual(referenceWords(ctSeed, wSeed));
+      disposeAll(out.ct.c0, out.ct.c1, out.sum);
+    });
+    for (const program of programs) {
+      const [ct, w] = [program.output.ct, program.output.sum];
+      program.close();
+      expect(ct.c0.isDisposed && w.isDisposed).toBe(true);
+    }
+    transfer.dispose();
+    compute.dispose();
+  });
 });

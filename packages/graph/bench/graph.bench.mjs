@@ -1,0 +1,300 @@
+#!/usr/bin/env node
+// Benchmarks of @fhelium/graph (not a test): one JSON document, written to the file named by the
+// first argument (as tools/gpu/run-benchmarks.mjs expects), or to stdout without one. Progress goes
+// to stderr. Runs against the built dist/ (npm run build -w @fhelium/graph first).
+//
+//   node packages/graph/bench/graph.bench.mjs [OUT.json]
+//
+// Sections (null when CUDA, or @fhelium/ckks for the CKKS ones, is unavailable):
+// - replayHostOverhead: host time of one replay() for a record of 16 uint64 tensor leaves (input
+//   validation, payload copy enqueue, graph launch, event bookkeeping), median over repetitions of
+//   bursts short enough that the GPU never throttles the host. Goal: ≤ 20 µs. Also copyInputsFrom
+//   and replayPrepared alone, and the same function called eagerly.
+// - pipelinedOverlap: 16 MiB of pinned input per round, copied with copyInputsFrom on a transfer
+//   stream while the previous round replays on a compute stream (two programs alternate, so a copy
+//   never waits for the replay it would overwrite), the graph sized so that replay ≈ copy time.
+//   ratio = ideal / measured, ideal = rounds × max(copy, replay) + min(copy, replay), all timed with
+//   CUDA events. Goal: ≥ 0.9.
+// - ckksMulRelinRescale: multiply + relinearize + rescale, eager vs graph replay, at n14-l7 (goal:
+//   ≥ 4× faster replayed) and n16-l23; ms per evaluation from CUDA events over a burst.
+// - ckksMatrixVector: 256×256 matrixVector at n14-l7, eager vs replayed (goal: ≤ 2 ms replayed).
+// BENCH_SCALE (default 1) scales repetitions; BENCH_CKKS=0 skips the CKKS sections.
+import { execSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { CudaGraphProgram } = await import(path.join(here, '..', 'dist', 'index.js'));
+const { Tensor, Stream, Event, cuda, nativeInfo, withStream, addMod, mulMod, modulusTable } = await import('@fhelium/cuda-native');
+
+const scale = Math.max(0.01, Number(process.env.BENCH_SCALE ?? 1));
+const reps = (n) => Math.max(3, Math.round(n * scale));
+const PRIMES = [(1n << 60n) - 93n, (1n << 40n) - 87n, (1n << 61n) - 1n, 97n];
+
+function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function nowUs() {
+  return Number(process.hrtime.bigint()) / 1000;
+}
+
+function commit() {
+  try {
+    return execSync('git rev-parse HEAD', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    return process.env.FHELIUM_COMMIT ?? 'unknown';
+  }
+}
+
+function progress(label) {
+  process.stderr.write(`[graph.bench] ${label}\n`);
+}
+
+/** Reduced random limbs of shape [limbs, n] (limb l modulo PRIMES[l % 4]). */
+function randomLimbs(limbs, n, seed, options) {
+  const words = new BigUint64Array(limbs * n);
+  let x = BigInt(seed) * 0x9e3779b97f4a7c15n;
+  for (let l = 0; l < limbs; l += 1) {
+    const q = PRIMES[l % PRIMES.length];
+    for (let i = 0; i < n; i += 1) {
+      x = (x * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
+      words[l * n + i] = x % q;
+    }
+  }
+  return Tensor.fromArray(words, { shape: [limbs, n], ...options });
+}
+
+/** Median CUDA-event milliseconds of `fn` over bursts of `calls` calls on `stream`. */
+function eventMs(stream, calls, repetitions, fn) {
+  const start = new Event();
+  const end = new Event();
+  withStream(stream, () => fn());
+  stream.synchronize();
+  const samples = [];
+  for (let r = 0; r < repetitions; r += 1) {
+    start.record(stream);
+    withStream(stream, () => {
+      for (let i = 0; i < calls; i += 1) fn();
+    });
+    end.record(stream);
+    end.synchronize();
+    samples.push(start.elapsedMs(end) / calls);
+  }
+  start.dispose();
+  end.dispose();
+  return median(samples);
+}
+
+function replayHostOverhead() {
+  progress('replay() host overhead, 16 leaves');
+  const device = 'cuda:0';
+  const moduli = modulusTable(PRIMES, { device });
+  const leaves = 16;
+  const tree = () => Object.fromEntries(Array.from({ length: leaves }, (_, i) => [`leaf${i}`, randomLimbs(4, 64, i + 1, { device })]));
+  const sumAll = (inputs) => {
+    const values = Object.values(inputs);
+    let acc = addMod(values[0], values[1], moduli);
+    for (let i = 2; i < values.length; i += 1) {
+      const next = addMod(acc, values[i], moduli);
+      acc.dispose();
+      acc = next;
+    }
+    return acc;
+  };
+  const example = tree();
+  const source = tree();
+  const program = CudaGraphProgram.capture(sumAll, { exampleInputs: [example] });
+  const stream = new Stream(device);
+  const burst = 100;
+  const measure = (fn) => {
+    const perCall = [];
+    withStream(stream, () => {
+      for (let i = 0; i < burst; i += 1) fn();
+    });
+    stream.synchronize();
+    for (let r = 0; r < reps(50); r += 1) {
+      withStream(stream, () => {
+        const t0 = nowUs();
+        for (let i = 0; i < burst; i += 1) fn();
+        perCall.push((nowUs() - t0) / burst);
+      });
+      stream.synchronize();
+    }
+    return median(perCall);
+  };
+  const result = {
+    leaves,
+    callsPerBurst: burst,
+    replayUs: measure(() => program.replay([source])),
+    copyInputsFromUs: measure(() => program.copyInputsFrom([source])),
+    // The copies above leave one pending: replay() consumes it, then the payload is replayed again.
+    replayPreparedUs: (program.replay([source]), measure(() => program.replayPrepared())),
+    eagerCallUs: measure(() => sumAll(source).dispose()),
+    goalReplayUs: 20,
+  };
+  program.close();
+  stream.dispose();
+  for (const t of [...Object.values(example), ...Object.values(source), moduli]) t.dispose();
+  return result;
+}
+
+function pipelinedOverlap() {
+  progress('pipelined pinned copy + replay');
+  const device = 'cuda:0';
+  const limbs = 32;
+  const n = 65536; // 32 × 65536 × 8 B = 16 MiB
+  const moduli = modulusTable(Array.from({ length: limbs }, (_, l) => PRIMES[l % PRIMES.length]), { device });
+  const transfer = new Stream(device);
+  const compute = new Stream(device);
+  const pinned = [0, 1].map((k) => randomLimbs(limbs, n, 100 + k, { pinMemory: true }));
+  const example = randomLimbs(limbs, n, 7, { device });
+  const chain = (kernels) => (x) => {
+    let acc = mulMod(x, x, moduli);
+    for (let i = 1; i < kernels; i += 1) {
+      const next = mulMod(acc, x, moduli);
+      acc.dispose();
+      acc = next;
+    }
+    return acc;
+  };
+  // Copy time alone, then the replay time of a one-kernel graph to size the chain.
+  const probe = CudaGraphProgram.capture(chain(1), { exampleInputs: [example], warmup: 1 });
+  const copyMs = eventMs(transfer, 1, reps(20), () => probe.copyInputsFrom([pinned[0]], { stream: transfer }));
+  probe.replay([example]);
+  const kernelMs = eventMs(compute, 1, reps(20), () => probe.replayPrepared());
+  probe.close();
+  const kernels = Math.max(1, Math.round(copyMs / kernelMs));
+  const programs = [0, 1].map(() => CudaGraphProgram.capture(chain(kernels), { exampleInputs: [example], warmup: 1 }));
+  const replayMs = eventMs(compute, 1, reps(20), () => programs[0].replayPrepared());
+  const rounds = reps(200);
+  const start = new Event();
+  const end = new Event();
+  const samples = [];
+  for (let r = 0; r < reps(5); r += 1) {
+    cuda.synchronize(device);
+    start.record(transfer);
+    compute.waitEvent(start);
+    for (let i = 0; i < rounds; i += 1) {
+      const program = programs[i % 2];
+      const copied = program.copyInputsFrom([pinned[i % 2]], { stream: transfer });
+      withStream(compute, () => program.replayPrepared({ copyHandle: copied }));
+    }
+    end.record(compute);
+    end.synchronize();
+    samples.push(start.elapsedMs(end));
+  }
+  const measuredMs = median(samples);
+  const idealMs = rounds * Math.max(copyMs, replayMs) + Math.min(copyMs, replayMs);
+  for (const p of programs) p.close();
+  for (const t of [...pinned, example, moduli]) t.dispose();
+  start.dispose();
+  end.dispose();
+  transfer.dispose();
+  compute.dispose();
+  return {
+    bytesPerRound: limbs * n * 8,
+    kernelsPerReplay: kernels,
+    rounds,
+    copyMs,
+    replayMs,
+    copyGBps: (limbs * n * 8) / (copyMs * 1e6),
+    measuredMsPerRound: measuredMs / rounds,
+    idealMsPerRound: idealMs / rounds,
+    ratio: idealMs / measuredMs,
+    goalRatio: 0.9,
+  };
+}
+
+async function loadCkks() {
+  if (process.env.BENCH_CKKS === '0') return null;
+  try {
+    return await import('@fhelium/ckks');
+  } catch (error) {
+    progress(`@fhelium/ckks unavailable (${error instanceof Error ? error.message : String(error)}): CKKS sections skipped`);
+    return null;
+  }
+}
+
+function values(n, seed) {
+  return Float64Array.from({ length: n }, (_, i) => Math.sin(seed * 7919 + i * 0.37));
+}
+
+function ckksMulRelinRescale(ckks, preset) {
+  progress(`CKKS multiply + relinearize + rescale at ${preset}`);
+  const engine = ckks.CkksEngine.create({ preset, device: 'cuda', seed: 'graph-bench' });
+  const keys = engine.generateKeys();
+  const encrypt = (seed) => engine.encrypt(engine.encode(values(engine.slots, seed)), keys.publicKey);
+  const chain = (a, b) => {
+    const product = engine.multiplyRelinearize(a, b, keys.relinearizationKey);
+    try {
+      return engine.rescale(product);
+    } finally {
+      product.data.dispose();
+    }
+  };
+  const a = encrypt(1);
+  const b = encrypt(2);
+  const program = CudaGraphProgram.capture(chain, { exampleInputs: [a, b] });
+  const stream = new Stream('cuda');
+  const calls = 20;
+  const eagerMs = eventMs(stream, calls, reps(5), () => chain(a, b).data.dispose());
+  const replayMs = eventMs(stream, calls, reps(5), () => program.replayPrepared());
+  const replayWithCopyMs = eventMs(stream, calls, reps(5), () => program.replay([a, b]));
+  const result = { preset, eagerMs, replayMs, replayWithCopyMs, speedup: eagerMs / replayMs, stats: program.stats };
+  program.close();
+  stream.dispose();
+  a.data.dispose();
+  b.data.dispose();
+  return result;
+}
+
+function ckksMatrixVector(ckks) {
+  progress('CKKS 256x256 matrixVector at n14-l7');
+  const d = 256;
+  const engine = ckks.CkksEngine.create({ preset: 'n14-l7', device: 'cuda', seed: 'graph-bench-mv' });
+  const keys = engine.generateKeys({ rotations: [...ckks.matrixVectorRotationSteps(engine, d)] });
+  const matrix = Array.from({ length: d }, (_, row) => values(d, 5000 + row));
+  const diagonals = ckks.encodeMatrixDiagonals(engine, matrix);
+  const schedule = (ct) => ckks.matrixVector(ct, { engine, diagonals, rotationKeys: keys.rotationKeys });
+  const ct = engine.encrypt(engine.encode(ckks.tileVector(values(d, 3), d, engine.slots)), keys.publicKey);
+  const program = CudaGraphProgram.capture(schedule, { exampleInputs: [ct] });
+  const stream = new Stream('cuda');
+  const calls = 5;
+  const eagerMs = eventMs(stream, calls, reps(5), () => schedule(ct).data.dispose());
+  const replayMs = eventMs(stream, calls, reps(5), () => program.replay([ct]));
+  const result = { preset: 'n14-l7', dimension: d, eagerMs, replayMs, speedup: eagerMs / replayMs, goalReplayMs: 2, stats: program.stats };
+  program.close();
+  stream.dispose();
+  diagonals.dispose();
+  ct.data.dispose();
+  return result;
+}
+
+const available = cuda.isAvailable();
+const ckks = available ? await loadCkks() : null;
+const report = {
+  benchmark: '@fhelium/graph',
+  date: new Date().toISOString(),
+  commit: commit(),
+  node: process.version,
+  // Carries fakeCudaRuntime: figures from the fake-CUDA test build say nothing about a GPU.
+  addon: nativeInfo(),
+  cuda: available,
+  gpu: available ? cuda.deviceName() : null,
+  scale,
+  replayHostOverhead: available ? replayHostOverhead() : null,
+  pipelinedOverlap: available ? pipelinedOverlap() : null,
+  ckksMulRelinRescale: ckks === null ? null : ['n14-l7', 'n16-l23'].map((preset) => ckksMulRelinRescale(ckks, preset)),
+  ckksMatrixVector: ckks === null ? null : ckksMatrixVector(ckks),
+};
+const json = `${JSON.stringify(report, null, 2)}\n`;
+if (process.argv[2] !== undefined) {
+  writeFileSync(process.argv[2], json);
+  progress(`wrote ${process.argv[2]}`);
+} else {
+  process.stdout.write(json);
+}
