@@ -51,7 +51,9 @@ export function printDemoReport(out: TextSink, style: Style, r: DemoReport, cuda
     `A key set was made. The public key lets anyone encrypt; only the secret key decrypts. ${r.rotationKeys} rotation keys let whoever holds the ciphertext shift its encrypted slots without being able to read them.`,
     `Your ${r.size}-number vector was encrypted into one ciphertext of ${mib(ciphertextBytes)}: to anyone without the secret key it is indistinguishable from random numbers.`,
     `The matrix, known to the computing side, was split into its ${r.diagonals} non-zero diagonals. The encrypted product M·v was computed from rotations and multiplications of the ciphertext by those diagonals (baby-step giant-step: ${r.babySteps - 1} baby rotations sharing one key-switching set-up, ${r.giantSteps - 1} giant rotations), without ever decrypting.`,
-    `Decrypting the result gave M·v up to ${formatError(r.maxError)}. CKKS computes on approximate numbers: the small error is the noise that keeps the encryption secure, far below the ${formatError(r.bound)} the demo allows.`,
+    r.maxError <= r.bound
+      ? `Decrypting the result gave M·v up to ${formatError(r.maxError)}. CKKS computes on approximate numbers: the small error is the noise that keeps the encryption secure, well within the ${formatError(r.bound)} the demo allows.`
+      : `Decrypting the result gave M·v only up to ${formatError(r.maxError)}, MORE than the ${formatError(r.bound)} the demo allows: the result is wrong or too noisy for these parameters.`,
   ];
   if (r.graph !== null) {
     lines.push(
