@@ -39,7 +39,13 @@ export function uniformPoly(ctx: KeyGenContext, primes: readonly bigint[]): Tens
 
 /** A fresh ternary secret over Q ∪ P in NTT form: `[1, L+1+K, N]`. */
 export function generateSecret(ctx: KeyGenContext): Tensor {
-  return smallPolysNtt(ctx, [sampleTernary(ctx.random, ctx.parameters.ringDegree)], 'QP');
+  const view = smallPolysNtt(ctx, [sampleTernary(ctx.random, ctx.parameters.ringDegree)], 'QP');
+  // A compact copy: the long-lived key should not keep smallPolysNtt's double-size scratch alive.
+  try {
+    return view.clone();
+  } finally {
+    view.dispose();
+  }
 }
 
 /**

@@ -4,7 +4,7 @@
  *   1. the host writes max(c, 0) and max(−c, 0) of each coefficient (values below 2^31 − 1);
  *   2. one fast base conversion from the basis {2^31 − 1} copies them exactly to every limb
  *      (with one source prime the conversion is x mod b_j, no approximation);
- *   3. one subMod gives c mod q_j (both operands are reduced: they are below 21 < q_j);
+ *   3. one in-place subMod gives c mod q_j (both operands are reduced: they are below 21 < q_j);
  *   4. one forward NTT of every polynomial and limb.
  * The result is bit-identical on every device (exact integer kernels).
  */
@@ -43,11 +43,14 @@ export function smallPolysNtt(ctx: KeyGenContext, polys: readonly Int8Array[], b
   try {
     const signs = s.add(upload(words, [2 * count, 1, n], ctx.device));
     const expanded = s.add(basisConvert(signs, conversion));
-    const out = subMod(s.narrow(expanded, 0, 0, count), s.narrow(expanded, 0, count, count), moduli);
+    // c = pos − neg, written over pos: the result is a view of the first half of `expanded`
+    // (it keeps that storage alive after the scope releases its own reference).
+    const result = expanded.narrow(0, 0, count);
     try {
-      return nttForward(out, tables.ntt, { limbToPrime, out });
+      subMod(result, s.narrow(expanded, 0, count, count), moduli, { out: result });
+      return nttForward(result, tables.ntt, { limbToPrime, out: result });
     } catch (error) {
-      out.dispose();
+      result.dispose();
       throw error;
     }
   } finally {
