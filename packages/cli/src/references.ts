@@ -97,3 +97,19 @@ export function ckksReference(deviceKind: 'cpu' | 'cuda', preset: string, op: st
   const us = row !== undefined && Object.hasOwn(row, op) ? row[op] : undefined;
   return us === undefined ? null : { us, source: deviceKind === 'cuda' ? PHANTOM_H200 : NODE_SEAL_CPU };
 }
+
+/**
+ * Phantom's multiply + relinearize plus rescale at `preset` (µs), the sum of two DESIGN.md rows:
+ * the reference for a captured multiply-relinearize-rescale chain. Null for presets without figures.
+ */
+export function phantomMultiplyRescaleUs(preset: string): number | null {
+  const mr = ckksReference('cuda', preset, 'multiplyRelinearize');
+  const rs = ckksReference('cuda', preset, 'rescale');
+  return mr === null || rs === null ? null : mr.us + rs.us;
+}
+
+/** The source of {@link phantomMultiplyRescaleUs}. */
+export const PHANTOM_H200_MUL_RESCALE: ReferenceSource = Object.freeze({
+  label: 'Phantom on H200',
+  description: 'Phantom on one H200: multiply + relinearize plus rescale, the sum of the two DESIGN.md rows',
+});

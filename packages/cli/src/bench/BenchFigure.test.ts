@@ -59,12 +59,28 @@ describe('figuresOf', () => {
       ['CPU target, 1 leaves', 1.1],
       ['CPU target, 16 leaves', 4.2],
     ]);
-    const graph = figuresOf('graph', { benchmark: '@fhelium/graph', replay: { n14l7: { eagerUs: 900, replayUs: 300, count: 5 } }, goals: { replayUs: 1 } });
-    expect(graph.map((f) => [f.name, f.value, f.unit])).toEqual([
+    const future = figuresOf('future', { benchmark: '@fhelium/future', replay: { n14l7: { eagerUs: 900, replayUs: 300, count: 5 } }, goals: { replayUs: 1 } });
+    expect(future.map((f) => [f.name, f.value, f.unit])).toEqual([
       ['replay.n14l7.eagerUs', 900, 'µs'],
       ['replay.n14l7.replayUs', 300, 'µs'],
     ]);
     expect(figuresOf('ckks', null)).toEqual([]);
+  });
+
+  it('reads the graph benchmark: host overhead, overlap against the H200 bandwidth, CKKS chains against Phantom', () => {
+    const figures = figuresOf('graph', fixture('graph-h200.json'));
+    expect(figures.every((f) => f.suite === 'graph' && f.deviceKind === 'cuda')).toBe(true);
+    expect(figures.find((f) => f.name === 'replayHostOverhead.replayUs')).toMatchObject({ label: 'replay()', value: 14.2, unit: 'µs', reference: null });
+    expect(figures.find((f) => f.name === 'pipelinedOverlap.copyGBps')).toMatchObject({ value: 54.1, reference: 55, better: 'higher' });
+    const replay = figures.find((f) => f.name === 'ckksMulRelinRescale.n14-l7.replayMs')!;
+    // Phantom: multiply + relinearize 238 µs + rescale 64 µs = 0.302 ms.
+    expect(replay).toMatchObject({ group: 'CKKS multiply + relinearize + rescale, n14-l7', label: 'replayed', value: 0.41, unit: 'ms' });
+    expect(replay.reference).toBeCloseTo(0.302, 12);
+    expect(figures.find((f) => f.name === 'ckksMulRelinRescale.n16-l23.eagerMs')!.reference).toBeCloseTo(0.813, 12);
+    expect(figures.find((f) => f.name === 'ckksMatrixVector.replayMs')).toMatchObject({ value: 1.8, reference: null });
+    expect(figures).toHaveLength(9 + 6 + 2);
+    // Without a GPU every section is null: no figures.
+    expect(figuresOf('graph', { benchmark: '@fhelium/graph', cuda: false, replayHostOverhead: null, pipelinedOverlap: null, ckksMulRelinRescale: null, ckksMatrixVector: null })).toEqual([]);
   });
 
   it('names the suite of a result from its benchmark field', () => {

@@ -6,7 +6,9 @@ import {
   CKKS_OP_LABELS,
   H200_FIGURES,
   H200_HARDWARE,
+  PHANTOM_H200_MUL_RESCALE,
   ckksReference,
+  phantomMultiplyRescaleUs,
   type ReferenceSource,
 } from '../references.js';
 
@@ -54,7 +56,8 @@ function figure(base: Omit<BenchFigure, 'ratio' | 'reference' | 'referenceSource
 
 /** Whether a native/buffer/graph result was measured on a real GPU (not absent, not the fake-CUDA test build). */
 function onRealGpu(result: Json): boolean {
-  return result.cudaAvailable === true && at(result, ['addon', 'fakeCudaRuntime']) !== true;
+  // native and buffer say `cudaAvailable`, graph says `cuda`.
+  return (result.cudaAvailable === true || result.cuda === true) && at(result, ['addon', 'fakeCudaRuntime']) !== true;
 }
 
 function ckksFigures(result: Json): BenchFigure[] {
@@ -83,13 +86,17 @@ interface PathFigure {
   readonly reference?: number;
 }
 
-function pathFigures(suite: string, result: Json, specs: readonly PathFigure[]): BenchFigure[] {
+/**
+ * The figures at `specs`' paths. A figure is a CUDA one when `allCuda` says the whole suite runs
+ * on the GPU, or when its path names CUDA, copies or pinned memory.
+ */
+function pathFigures(suite: string, result: Json, specs: readonly PathFigure[], allCuda = false): BenchFigure[] {
   const gpu = onRealGpu(result);
   const out: BenchFigure[] = [];
   for (const s of specs) {
     const value = num(at(result, s.path));
     if (value === null) continue;
-    const cudaFigure = s.path.some((k) => /cuda|copies|pinned/i.test(k));
+    const cudaFigure = allCuda || s.path.some((k) => /cuda|copies|pinned/i.test(k));
     const deviceKind = cudaFigure ? 'cuda' : 'cpu';
     const reference = gpu && cudaFigure && s.reference !== undefined ? s.reference : null;
     out.push(figure({ suite, group: s.group, name: s.path.join('.'), label: s.label, value, unit: s.unit, better: s.better, deviceKind }, reference, H200_HARDWARE));
@@ -122,7 +129,47 @@ function bufferFigures(result: Json): BenchFigure[] {
 }
 
 /**
- * Any other suite (the graph benchmark, future ones): every numeric leaf whose key ends in `Us`
+ * The graph benchmark: replay host overhead (µs), the pipelined-overlap section (ms, GB/s against
+ * the H200's pinned bandwidth), and CKKS chains eager against replayed (ms; the multiply +
+ * relinearize + rescale chain against Phantom's two rows summed).
+ */
+function graphFigures(result: Json): BenchFigure[] {
+  const specs: PathFigure[] = [
+    { path: ['replayHostOverhead', 'replayUs'], group: 'replay host overhead', label: 'replay()', unit: 'µs', better: 'lower' },
+    { path: ['replayHostOverhead', 'copyInputsFromUs'], group: 'replay host overhead', label: 'copyInputsFrom()', unit: 'µs', better: 'lower' },
+    { path: ['replayHostOverhead', 'replayPreparedUs'], group: 'replay host overhead', label: 'replayPrepared()', unit: 'µs', better: 'lower' },
+    { path: ['replayHostOverhead', 'eagerCallUs'], group: 'replay host overhead', label: 'the same function, eager', unit: 'µs', better: 'lower' },
+    { path: ['pipelinedOverlap', 'copyMs'], group: 'pipelined overlap', label: 'copy per round', unit: 'ms', better: 'lower' },
+    { path: ['pipelinedOverlap', 'replayMs'], group: 'pipelined overlap', label: 'replay per round', unit: 'ms', better: 'lower' },
+    { path: ['pipelinedOverlap', 'idealMsPerRound'], group: 'pipelined overlap', label: 'ideal per round', unit: 'ms', better: 'lower' },
+    { path: ['pipelinedOverlap', 'measuredMsPerRound'], group: 'pipelined overlap', label: 'measured per round', unit: 'ms', better: 'lower' },
+    { path: ['pipelinedOverlap', 'copyGBps'], group: 'pipelined overlap', label: 'pinned copy bandwidth', unit: 'GB/s', better: 'higher', reference: H200_FIGURES.pinnedHostToDeviceGbPerSecond },
+    { path: ['ckksMatrixVector', 'eagerMs'], group: 'CKKS 256×256 matrixVector, n14-l7', label: 'eager', unit: 'ms', better: 'lower' },
+    { path: ['ckksMatrixVector', 'replayMs'], group: 'CKKS 256×256 matrixVector, n14-l7', label: 'replayed', unit: 'ms', better: 'lower' },
+  ];
+  // Every figure of this suite is measured on the GPU.
+  const out = pathFigures('graph', result, specs, true);
+  const gpu = onRealGpu(result);
+  for (const chain of Array.isArray(result.ckksMulRelinRescale) ? result.ckksMulRelinRescale : []) {
+    if (!isRecord(chain) || typeof chain.preset !== 'string') continue;
+    const refUs = gpu ? phantomMultiplyRescaleUs(chain.preset) : null;
+    for (const [key, label] of [['eagerMs', 'eager'], ['replayMs', 'replayed'], ['replayWithCopyMs', 'replayed with input copy']] as const) {
+      const value = num(chain[key]);
+      if (value === null) continue;
+      out.push(
+        figure(
+          { suite: 'graph', group: `CKKS multiply + relinearize + rescale, ${chain.preset}`, name: `ckksMulRelinRescale.${chain.preset}.${key}`, label, value, unit: 'ms', better: 'lower', deviceKind: 'cuda' },
+          refUs === null ? null : refUs / 1000,
+          PHANTOM_H200_MUL_RESCALE,
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+/**
+ * Any other suite (future ones): every numeric leaf whose key ends in `Us`
  * (µs, lower is better) or `GbPerSecond` (higher is better), named by its path; no references.
  */
 function genericFigures(suite: string, result: Json): BenchFigure[] {
@@ -156,6 +203,7 @@ export function figuresOf(suite: string, result: unknown): BenchFigure[] {
   if (suite === 'ckks') return ckksFigures(result);
   if (suite === 'native') return pathFigures('native', result, NATIVE_FIGURES);
   if (suite === 'buffer') return bufferFigures(result);
+  if (suite === 'graph') return graphFigures(result);
   return genericFigures(suite, result);
 }
 
