@@ -26,6 +26,8 @@ export default defineConfig({
   title: 'FHElium',
   description: 'CKKS homomorphic encryption on NVIDIA GPUs (and the CPU) from TypeScript',
   lang: 'en-US',
+  // The folder's README is for contributors, not a page of the site.
+  srcExclude: ['README.md'],
   cleanUrls: false,
   lastUpdated: false,
   // Internal dead links fail the build; tools/docs/check-links.mjs checks anchors as well.

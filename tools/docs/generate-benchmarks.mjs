@@ -133,7 +133,8 @@ for (const run of found) {
     if (r.status !== 0) problems.push(`fhelium chart ${path.relative(repoRoot, jsonFile)} failed: ${(r.stderr || r.error?.message || '').trim().split('\n')[0]}`);
   }
   for (const chart of chartsIn(runCharts)) {
-    lines.push(`**${escapeCell(chart.title)}**${chart.unit ? ` (${escapeCell(chart.unit)})` : ''}`, '', `![${escapeCell(chart.title)}](/charts/${run}/${chart.file})`, '');
+    // The SVG carries its own title and legend; the alt text repeats the title for screen readers.
+    lines.push(`![${escapeCell(chart.title)}${chart.unit ? ` (${escapeCell(chart.unit)})` : ''}](/charts/${run}/${chart.file})`, '');
   }
   for (const entry of data.results ?? []) lines.push(...renderResult(entry));
 }
