@@ -14,6 +14,8 @@ import { CudaGraphProgram } from './index.js';
 
 const ROUNDS = 1000;
 const D = 256;
+/** Encryption samples on the host: 1,000 rounds of it take minutes, not the default two. */
+const LONG = 900_000;
 
 /** Deterministic values in [-1, 1]. */
 function values(n: number, seed: number): Float64Array {
@@ -32,7 +34,7 @@ describeCuda('captured CKKS evaluation at n14-l7', () => {
   beforeAll(() => {
     engine = CkksEngine.create({ preset: 'n14-l7', device: 'cuda', seed: 'graph-ckks-tests' });
     keys = engine.generateKeys({ rotations: [...matrixVectorRotationSteps(engine, D)] });
-  });
+  }, LONG);
 
   const encrypt = (v: Float64Array): Ciphertext => engine.encrypt(engine.encode(v), keys.publicKey);
   const decode = (ct: Ciphertext): Float64Array => engine.decode(engine.decrypt(ct, keys.secretKey));
@@ -71,7 +73,7 @@ describeCuda('captured CKKS evaluation at n14-l7', () => {
     }
     expect(worst).toBeLessThan(1e-5);
     program.close();
-  });
+  }, LONG);
 
   it('matrixVector 256×256: 1,000 replays on different vectors decrypt to M·v', () => {
     const m = Array.from({ length: D }, (_, row) => values(D, 5000 + row));
@@ -94,7 +96,7 @@ describeCuda('captured CKKS evaluation at n14-l7', () => {
     }
     program.close();
     diagonals.dispose();
-  });
+  }, LONG);
 
   it('pinned CPU ciphertexts: copyInputsFrom on a transfer stream, replayPrepared on a compute stream, every result decrypts', () => {
     const slots = engine.slots;
@@ -126,5 +128,5 @@ describeCuda('captured CKKS evaluation at n14-l7', () => {
     transfer.dispose();
     compute.dispose();
     for (const pair of pinned) for (const ct of pair) ct.data.dispose();
-  });
+  }, LONG);
 });

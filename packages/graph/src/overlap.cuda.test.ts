@@ -53,7 +53,7 @@ describeCuda('transfer/compute overlap', () => {
     transfer.dispose();
     compute.dispose();
     disposeAll(examples[0].c0, examples[0].c1, examples[1]);
-  });
+  }, 600_000);
 
   it('borrowed outputs on the compute stream: a consumer reads each round before the next copy and replay', () => {
     const examples: [TestCiphertext, Tensor] = [randomCiphertext(5n, { device: DEV }), randomLimbs(6n, { device: DEV })];
@@ -80,7 +80,7 @@ describeCuda('transfer/compute overlap', () => {
     transfer.dispose();
     compute.dispose();
     disposeAll(examples[0].c0, examples[0].c1, examples[1]);
-  });
+  }, 600_000);
 
   it('two programs in ping-pong (a copy into one while the other replays): 500 rounds, all correct', () => {
     const programs = [0, 1].map((k) =>
@@ -110,5 +110,5 @@ describeCuda('transfer/compute overlap', () => {
     }
     transfer.dispose();
     compute.dispose();
-  });
+  }, 600_000);
 });
