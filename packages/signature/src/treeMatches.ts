@@ -6,8 +6,7 @@ import { TENSOR_RESIDENT_MEMBERS, looksLikeTensorResident, type TensorResident }
 import type { TensorSignature } from './TensorSignature.js';
 import type { ValueSignature } from './ValueSignature.js';
 import type { ValueTreeSignature } from './ValueTreeSignature.js';
-import { isCanonicalMetadata, metadataEquals, type CanonicalMetadata } from './metadata.js';
-import { diffMetadata } from './metadataDiff.js';
+import { lookupGetter, metadataMatches } from './metadataMatches.js';
 
 /**
  * The success path of `ValueTreeSignature.validate`: one walk over signature and candidate
@@ -37,9 +36,8 @@ import { diffMetadata } from './metadataDiff.js';
  *   `isTensorResident` read them (the native Tensor exposes its fields through getters); a reading
  *   that throws makes the walk answer `false`. A field equal (`===`) to the valid expected field
  *   is itself valid, so validity checks are implied by the comparisons.
- * - Exact metadata that this package produced in canonical form (`isCanonicalMetadata`: deep
- *   frozen, immutable) is compared with `metadataEquals`, and pairs found equal are remembered;
- *   any other metadata goes through `diffMetadata` itself.
+ * - Exact metadata is compared by `metadataMatches`, which accepts exactly what `diffMetadata`
+ *   accepts (canonical metadata by `metadataEquals`, anything else as plain data).
  * - `exactMetadata()` and `tensorEntries()` are called through `calls`, which lets the diagnostic
  *   walk replay them instead of calling them a second time.
  *
@@ -82,17 +80,9 @@ const plans = new WeakMap<ValueTreeSignature, Plan>();
 const frozenDenseArrays = new WeakSet<object>();
 /** Frozen records that passed the plain-data check, with the plan whose keys they matched. */
 const frozenRecords = new WeakMap<object, Plan>();
-/** Canonical metadata found equal to canonical expected metadata (both immutable). */
-const equalMetadata = new WeakMap<object, CanonicalMetadata>();
 
 const { getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isFrozen } = Object;
 const { ownKeys } = Reflect;
-/** `Object.prototype.__lookupGetter__` (ECMA-262 Annex B, present in Node), or a descriptor read where it was removed. */
-const lookupGetter: (this: object, key: PropertyKey) => unknown =
-  (Object.prototype as { __lookupGetter__?: (key: PropertyKey) => unknown }).__lookupGetter__ ??
-  function lookupOwnGetter(this: object, key: PropertyKey): unknown {
-    return getOwnPropertyDescriptor(this, key)?.get;
-  };
 
 /**
  * The state of one walk: a stack of the children read from containers on the way down (written
@@ -316,14 +306,5 @@ function valueMatches(expected: ValueSignature, value: unknown, walk: Walk): boo
     if (!tensorMatches((tensors[i] as readonly [string, TensorSignature])[1], tensor)) return false;
   }
   walk.top = base;
-  return true;
-}
-
-function metadataMatches(expected: CanonicalMetadata, found: unknown): boolean {
-  if (found === expected) return true;
-  if (!isCanonicalMetadata(found)) return diffMetadata(expected, found) === null;
-  if (equalMetadata.get(found) === expected) return true;
-  if (!metadataEquals(expected, found)) return false;
-  equalMetadata.set(found, expected);
   return true;
 }
