@@ -73,7 +73,7 @@ export function demoOptions(values: Readonly<Record<string, unknown>>): DemoOpti
  * Runs `fhelium demo ARGS`; returns the exit code.
  * @throws {CliUsageError} for bad options; {@link DemoAccuracyError} when the bound is exceeded.
  */
-export async function demoCommand(args: readonly string[], io: CliIo, printHelp: () => void): Promise<number> {
+export function demoCommand(args: readonly string[], io: CliIo, printHelp: () => void): number {
   const parsed = parseCommandArgs(demoSpec, args);
   if (parsed.help) {
     printHelp();
@@ -83,7 +83,7 @@ export async function demoCommand(args: readonly string[], io: CliIo, printHelp:
   const errStyle = styleFor(io.stderr, io.env);
   const progress = new Progress(io.stderr, errStyle);
   io.stderr.write(errStyle.bold(`fhelium demo: ${options.size}×${options.size} encrypted matrix-vector product, preset ${options.preset}, on ${options.device}\n`));
-  const report = await runDemo(options, progress);
+  const report = runDemo(options, progress);
   const cudaNote =
     options.device === 'cpu'
       ? `this run used the CPU, so capturing the evaluator as a CUDA Graph and streaming a batch through it was skipped. ${

@@ -18,10 +18,10 @@ import { pinValueTree } from '@fhelium/buffer';
 import { type CkksEngine, type CkksKeys, type EncodedMatrixDiagonals, matrixVector, tileVector } from '@fhelium/ckks';
 import type { Ciphertext } from '@fhelium/ckks-values';
 import { cuda, Stream, withStream } from '@fhelium/cuda-native';
+import { CudaGraphProgram, type CudaGraphCaptureStats } from '@fhelium/graph';
 
 import { CliFailure } from '../errors.js';
 import type { DemoRandom } from './DemoRandom.js';
-import type { GraphCaptureStats, GraphModule, GraphProgram } from './graphApi.js';
 import { maxTiledError, plainMatrixVector } from './plainProduct.js';
 import type { Progress } from './Progress.js';
 
@@ -32,7 +32,7 @@ export interface GraphDemoReport {
   /** Programs taking turns (double buffering). */
   readonly programs: number;
   /** Capture statistics of the first program. */
-  readonly capture: GraphCaptureStats;
+  readonly capture: CudaGraphCaptureStats;
   /** Bytes of one program's fixed input storage. */
   readonly inputBytes: number;
   /** Wall-clock seconds per input, eager (copy + matrixVector launched from JavaScript). */
@@ -47,7 +47,6 @@ export interface GraphDemoReport {
 
 /** Everything the graph part needs from the eager demo. */
 export interface GraphDemoContext {
-  readonly graph: GraphModule;
   readonly engine: CkksEngine;
   readonly keys: CkksKeys;
   readonly diagonals: EncodedMatrixDiagonals;
@@ -79,7 +78,7 @@ export function runGraphDemo(ctx: GraphDemoContext): GraphDemoReport {
   const evaluator = (x: Ciphertext): Ciphertext => matrixVector(x, { engine, diagonals, rotationKeys: keys.rotationKeys });
 
   const owned: { dispose(): void }[] = [];
-  const programs: GraphProgram<[Ciphertext], Ciphertext>[] = [];
+  const programs: CudaGraphProgram<[Ciphertext], Ciphertext>[] = [];
   const streams: Stream[] = [];
   try {
     const expected: Float64Array[] = [];
@@ -114,7 +113,7 @@ export function runGraphDemo(ctx: GraphDemoContext): GraphDemoReport {
     owned.push(...eager);
 
     progress.step('evaluator captured as two CUDA Graph programs (warm-up, capture, first replay)', () => {
-      for (let i = 0; i < 2; i += 1) programs.push(ctx.graph.CudaGraphProgram.capture(evaluator, { exampleInputs: [example] }));
+      for (let i = 0; i < 2; i += 1) programs.push(CudaGraphProgram.capture(evaluator, { exampleInputs: [example] }));
     });
 
     const transfer = new Stream(device);

@@ -15,7 +15,6 @@ import {
 import { cuda } from '@fhelium/cuda-native';
 
 import { DemoRandom } from './DemoRandom.js';
-import { loadGraphModule } from './graphApi.js';
 import { runGraphDemo, type GraphDemoReport } from './graphPipeline.js';
 import { maxTiledError, plainMatrixVector } from './plainProduct.js';
 import type { Progress } from './Progress.js';
@@ -81,7 +80,7 @@ export interface DemoReport {
  * enforce, so the report is printed either way.
  * @throws whatever the engine or the graph layer throws (device, capture, input errors).
  */
-export async function runDemo(options: DemoOptions, progress: Progress): Promise<DemoReport> {
+export function runDemo(options: DemoOptions, progress: Progress): DemoReport {
   const { preset, size, device, batch, seed } = options;
   const onCuda = device !== 'cpu';
   const sync = () => {
@@ -144,8 +143,7 @@ export async function runDemo(options: DemoOptions, progress: Progress): Promise
 
     let graph: GraphDemoReport | null = null;
     if (onCuda) {
-      const graphModule = await loadGraphModule();
-      graph = runGraphDemo({ graph: graphModule, engine, keys, diagonals, matrix, example: input, batch, random, progress });
+      graph = runGraphDemo({ engine, keys, diagonals, matrix, example: input, batch, random, progress });
     }
     return {
       preset,
