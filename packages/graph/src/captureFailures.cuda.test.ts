@@ -2,13 +2,13 @@
  * CUDA-gated failures of a capture: each stage's error, the output, liveness and ownership checks,
  * and that nothing leaks (the allocator returns to its baseline) and the caller's stream works.
  */
-import { addMod, cuda, CudaGraphCaptureViolationError, emptyCache, isCapturing, memoryAllocated, memoryReserved, Stream, Tensor } from '@fhelium/cuda-native';
+import { addMod, cuda, CudaGraphCaptureViolationError, emptyCache, isCapturing, memoryAllocated, memoryReserved, mulMod, Stream, Tensor } from '@fhelium/cuda-native';
 import { describeCuda } from '@fhelium/cuda-native/testing';
 import { ExecutionError } from '@fhelium/signature';
 import { expect, it } from 'vitest';
 
 import { CudaGraphCaptureError, CudaGraphInputError, CudaGraphProgram } from './index.js';
-import { collectGarbage, disposeAll, moduliOn, randomLimbs, SHAPE } from './testing/fixtures.js';
+import { collectGarbage, disposeAll, moduliOn, PRIMES, randomLimbs, SHAPE, TestCiphertext } from './testing/fixtures.js';
 
 const DEV = 'cuda:0';
 
@@ -39,10 +39,7 @@ async function withoutLeaks(attempt: (x: Tensor, m: Tensor) => Error, options: {
   expect(memoryReserved(DEV)).toBe(reserved);
   // The caller's stream still works.
   const y = addMod(x, x, m);
-  const expected = (x.toArray() as BigUint64Array).map((v, i) => {
-    const q = [(1n << 60n) - 93n, (1n << 40n) - 87n, (1n << 61n) - 1n, 97n][Math.floor(i / (SHAPE[1] as number))] as bigint;
-    return (2n * v) % q;
-  });
+  const expected = (x.toArray() as BigUint64Array).map((v, i) => (2n * v) % (PRIMES[Math.floor(i / (SHAPE[1] as number))] as bigint));
   expect(y.toArray()).toEqual(expected);
   disposeAll(x, y);
   return error;
@@ -112,6 +109,35 @@ describeCuda('CudaGraphProgram.capture failures', () => {
     const c = e as CudaGraphCaptureError;
     expect(c).toBeInstanceOf(CudaGraphCaptureError);
     expect([c.stage, c.functionName, c.detail]).toEqual(['capture', 'late', 'TypeError: late failure']);
+  });
+
+  it('first replay: a replay that cannot launch → stage "first replay", everything released', async () => {
+    // A real first-replay failure is a CUDA launch or kernel error, which cannot be provoked without
+    // a fault that poisons the whole CUDA context. Here the launch fails before reaching CUDA: the
+    // output's exact value destroys the capture stream when the output check reads its tensors,
+    // which happens after the capture and before the first replay.
+    let captureStream: Stream | null = null;
+    class Sabotaging extends TestCiphertext {
+      override tensorEntries(): ReturnType<TestCiphertext['tensorEntries']> {
+        if (captureStream !== null && !isCapturing()) captureStream.dispose();
+        return super.tensorEntries();
+      }
+    }
+    const e = await withoutLeaks((x, m) =>
+      thrown(() =>
+        CudaGraphProgram.capture(
+          function sabotaged(t: Tensor) {
+            if (isCapturing()) captureStream = Stream.current(DEV);
+            return new Sabotaging(1, addMod(t, t, m), mulMod(t, t, m));
+          },
+          { exampleInputs: [x], warmup: 1 },
+        ),
+      ),
+    );
+    const c = e as CudaGraphCaptureError;
+    expect(c).toBeInstanceOf(CudaGraphCaptureError);
+    expect([c.stage, c.functionName]).toEqual(['first replay', 'sabotaged']);
+    expect(c.detail).toMatch(/^DisposedError: .*the stream was disposed$/);
   });
 
   it('a function returning a Promise is a TypeError, in the warm-up or (without one) at capture', async () => {

@@ -303,7 +303,7 @@ class Capture {
     };
     const side = this.#side;
     const keep = (leaf: Tensor): boolean => this.#keeps(leaf);
-    if (side !== null) attempt(() => side.synchronize());
+    if (side !== null && !side.isDisposed) attempt(() => side.synchronize());
     attempt(() => this.#previous?.dispose(keep));
     attempt(() => this.#captured?.dispose(keep));
     attempt(() => this.#warmBuffer?.close());
