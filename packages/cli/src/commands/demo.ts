@@ -82,7 +82,7 @@ export function demoCommand(args: readonly string[], io: CliIo, printHelp: () =>
   const options = demoOptions(parsed.values);
   const errStyle = styleFor(io.stderr, io.env);
   const progress = new Progress(io.stderr, errStyle);
-  io.stderr.write(errStyle.bold(`fhelium demo: ${options.size}×${options.size} encrypted matrix-vector product, preset ${options.preset}, on ${options.device}\n`));
+  io.stderr.write(`${errStyle.bold(`fhelium demo: ${options.size}×${options.size} encrypted matrix-vector product, preset ${options.preset}, on ${options.device}`)}\n`);
   const report = runDemo(options, progress);
   const cudaNote =
     options.device === 'cpu'

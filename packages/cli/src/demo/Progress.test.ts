@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+
+import { styleFor } from '../style.js';
+import { formatSeconds, Progress } from './Progress.js';
+
+function sink(isTTY: boolean): { write(s: string): void; isTTY: boolean; text: () => string } {
+  const parts: string[] = [];
+  return { write: (s: string) => void parts.push(s), isTTY, text: () => parts.join('') };
+}
+
+describe('Progress', () => {
+  it('writes one finished line per step off a terminal, with elapsed and step times, and returns the result', () => {
+    const out = sink(false);
+    const progress = new Progress(out, styleFor(out, {}));
+    expect(progress.step('first', () => 41 + 1)).toBe(42);
+    progress.note('a note');
+    expect(out.text()).toMatch(/^\[\s+\d+\.\d s\] ✓ first \(\S+ (µs|ms)\)\n {11}a note\n$/);
+    expect(progress.steps.map((s) => s.label)).toEqual(['first']);
+  });
+
+  it('shows the running step on a terminal and replaces it in place', () => {
+    const out = sink(true);
+    const progress = new Progress(out, styleFor(out, { NO_COLOR: '1' }));
+    progress.step('working', () => undefined);
+    expect(out.text()).toMatch(/^ {2}… working\r\u001b\[2K\[\s+\d+\.\d s\] ✓ working \(.+\)\n$/);
+  });
+
+  it('lets a failing step throw, unreported, ending the terminal line', () => {
+    const out = sink(true);
+    const progress = new Progress(out, styleFor(out, { NO_COLOR: '1' }));
+    expect(() =>
+      progress.step('broken', () => {
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(out.text()).toBe('  … broken\n');
+    expect(progress.steps).toEqual([]);
+  });
+
+  it('formats durations for people', () => {
+    expect([12.34, 3.456, 0.4567, 0.0000951].map(formatSeconds)).toEqual(['12.3 s', '3.46 s', '457 ms', '95.1 µs']);
+  });
+});
