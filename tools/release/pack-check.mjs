@@ -3,7 +3,7 @@
 // and checks what each tarball holds.
 //
 // Needs: dist JS and .d.ts; package.json whose main/types/bin and every `exports` target name a
-// file inside the tarball; README and LICENSE; @fhelium dependencies at the versions of the
+// file inside the tarball (bin files with a #! line); README and LICENSE; @fhelium dependencies at the versions of the
 // packages packed beside it; for the native addon package (cuda-native) its sources (csrc/,
 // CMakeLists.txt, tools/build-native.mjs) and a way to get the addon on install (an install
 // script or prebuilt binaries).
@@ -21,7 +21,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pack, publicPackages, repoRoot, tarballManifest } from './packages.mjs';
+import { pack, publicPackages, repoRoot, tarballFile, tarballManifest } from './packages.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
@@ -58,8 +58,9 @@ function hasTarget(files, target) {
   return files.includes(rel) || files.some((f) => f.startsWith(rel.endsWith('/') ? rel : `${rel}/`));
 }
 
-function isNativePackage(pkg) {
-  return existsSync(path.join(pkg.root, 'CMakeLists.txt')) || pkg.manifest.binary !== undefined;
+/** A native addon package: CMake sources in the repository, or cmake-js settings in its manifest. */
+function isNativePackage(pkg, manifest) {
+  return existsSync(path.join(pkg.root, 'CMakeLists.txt')) || manifest.binary !== undefined;
 }
 
 /** Problems (failures) and notes (warnings) for one packed tarball. */
@@ -75,7 +76,10 @@ export function checkTarball(packed, localVersions) {
     if (typeof manifest[field] === 'string' && !hasTarget(files, manifest[field])) problems.push(`"${field}": ${manifest[field]} is not in the tarball`);
   }
   const bins = typeof manifest.bin === 'string' ? { [manifest.name]: manifest.bin } : manifest.bin ?? {};
-  for (const [name, target] of Object.entries(bins)) if (!hasTarget(files, target)) problems.push(`bin "${name}": ${target} is not in the tarball`);
+  for (const [name, target] of Object.entries(bins)) {
+    if (!hasTarget(files, target)) problems.push(`bin "${name}": ${target} is not in the tarball`);
+    else if (!tarballFile(packed.tarball, target).startsWith('#!')) problems.push(`bin "${name}": ${target} does not start with a #! line, so npm's shim cannot run it`);
+  }
   if (manifest.exports === undefined) problems.push('no "exports"');
   for (const [where, target] of exportTargets(manifest.exports)) {
     if (!target.startsWith('./')) problems.push(`${where}: ${target} does not start with ./`);
@@ -96,7 +100,7 @@ export function checkTarball(packed, localVersions) {
   for (const file of files) {
     for (const [pattern, what] of FORBIDDEN) if (pattern.test(file)) problems.push(`holds ${what}: ${file}`);
   }
-  if (isNativePackage(packed)) {
+  if (isNativePackage(packed, manifest)) {
     if (!files.includes('CMakeLists.txt')) problems.push('native package without CMakeLists.txt');
     if (!files.some((f) => f.startsWith('csrc/'))) problems.push('native package without csrc/');
     if (!files.some((f) => f.startsWith('tools/'))) problems.push('native package without tools/');

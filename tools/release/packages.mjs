@@ -41,7 +41,12 @@ export function pack(pkg, dest) {
   return { ...pkg, tarball, files, size: report[0].size, unpackedSize: report[0].unpackedSize };
 }
 
+/** The text of one file inside a tarball (`file` relative to the package root, `./` allowed). */
+export function tarballFile(tarball, file) {
+  return execFileSync('tar', ['-xzOf', tarball, `package/${path.posix.normalize(file.replace(/^\.\//, ''))}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+}
+
 /** The package.json inside a tarball. */
 export function tarballManifest(tarball) {
-  return JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
+  return JSON.parse(tarballFile(tarball, 'package.json'));
 }
