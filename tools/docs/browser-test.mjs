@@ -18,7 +18,8 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dist = path.resolve(process.argv[2] ?? path.join(repoRoot, 'docs', '.vitepress', 'dist'));
-const BROWSER_TIMEOUT_MS = 45_000;
+// Generous for a loaded 2-core CI machine (a page takes 3-10 s there); a hung browser is killed.
+const BROWSER_TIMEOUT_MS = 60_000;
 
 /** Pages to open and what each must show once rendered. */
 const PAGES = [

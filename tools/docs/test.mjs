@@ -13,7 +13,7 @@ const checks = [
   ['generator tests', ['--test', path.join(here, 'generator.test.mjs')], 120_000],
   ['TSDoc coverage', ['generate-api.mjs', '--check'], 120_000],
   ['internal links', ['check-links.mjs'], 60_000],
-  ['browser render', ['browser-test.mjs'], 150_000],
+  ['browser render', ['browser-test.mjs'], 180_000],
 ];
 
 const results = [];
