@@ -58,7 +58,7 @@ describeCuda('CkksEngine: CPU and CUDA agree bit for bit', () => {
         expect(other.data.toArray(), name).toEqual(value.data.toArray());
       }
       expect(gpu.decoded).toEqual(cpu.decoded);
-    });
+    }, 600_000);
   }
 
   itCuda('matrixVector 256x256 on test-n10-l3 is identical on both devices', () => {
