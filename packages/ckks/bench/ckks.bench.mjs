@@ -93,7 +93,8 @@ function time(run) {
 
 function benchPreset(preset) {
   const t0 = Date.now();
-  const engine = CkksEngine.create({ preset, device });
+  // Test presets (insecure, tiny) are accepted only to smoke-test this script.
+  const engine = CkksEngine.create({ preset, device, allowInsecure: preset.startsWith('test-') });
   const keys = engine.generateKeys({ rotations: [1] });
   log(`${preset}: engine and keys in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const slots = engine.slots;
