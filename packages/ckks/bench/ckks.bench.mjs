@@ -21,7 +21,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const ckks = await import(path.join(here, '..', 'dist', 'index.js'));
 const native = await import('@fhelium/cuda-native');
 const { CkksEngine } = ckks;
-const { cuda, Event, Stream } = native;
+const { cuda, Event, Stream, nativeInfo } = native;
 
 const args = process.argv.slice(2);
 const outFile = args.find((a) => !a.startsWith('--'));
@@ -131,6 +131,8 @@ const report = {
   commit: commit(),
   device,
   gpu: useCuda ? cuda.deviceName() : null,
+  // True for the host-faked CUDA test build: its figures are not a GPU's.
+  fakeCudaRuntime: nativeInfo().fakeCudaRuntime === true,
   cpu: os.cpus()[0]?.model ?? null,
   cpuCores: os.cpus().length,
   node: process.version,
