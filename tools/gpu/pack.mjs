@@ -7,6 +7,8 @@
 //                             workspace links, not the build tools (nx, typescript, cmake-js)
 //   .gpu/build.tar.xz         every package's dist/, the native addon built here with CUDA and the
 //                             kernels' GPU self-test
+//   .gpu/repo.tar.xz          the committed tree (git archive HEAD) with its commit id, so the GPU
+//                             runs exactly what was built, whatever the working tree holds then
 // Then, with the device tool: run `bash tools/gpu/remote.sh` with carry ['.gpu'] (see README).
 //
 // Usage: node tools/gpu/pack.mjs [--skip-build]
@@ -99,6 +101,11 @@ function main() {
   }
   say(`packing ${builds.join(', ')}`);
   run('tar', ['-cJf', join(out, 'build.tar.xz'), ...builds]);
+
+  const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  say(`packing the committed tree at ${commit.slice(0, 10)}`);
+  execFileSync('sh', ['-c', `git archive --format=tar HEAD | xz -T2 -6 > "${join(out, 'repo.tar.xz')}"`], { cwd: root, stdio: 'inherit' });
+  execFileSync('sh', ['-c', `printf '%s\n' "${commit}" > "${join(out, 'COMMIT')}"`]);
 
   let total = 0;
   for (const file of readdirSync(out)) {

@@ -10,13 +10,24 @@
 #   bench.log      benchmark console output
 #   selftest.txt   the native kernel self-test, when it was built
 # Usage: [FHELIUM_COMMIT=<sha>] bash tools/gpu/remote.sh [tests] [bench] [selftest]   (default: all three)
-# The working tree travels without .git, so pass the commit it was packed from in FHELIUM_COMMIT.
+# It runs in the committed tree packed as .gpu/repo.tar.xz (its commit in .gpu/COMMIT); the working
+# tree that travels with the call only supplies this script and .gpu/.
 # FHELIUM_BENCH_FILTER=<text> runs only the benchmark scripts whose "package/file" matches that regular expression.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 : "${OUT:?OUT must name the folder whose files come back}"
 phases="${*:-tests bench selftest}"
 has() { [[ " $phases " == *" $1 "* ]]; }
+
+# Run in the committed tree that was packed (not in whatever working tree travelled with the call).
+if [ -f .gpu/repo.tar.xz ]; then
+  pack="$PWD/.gpu"
+  repo=/tmp/fhelium-repo
+  rm -rf "$repo" && mkdir -p "$repo" && xz -dc "$pack/repo.tar.xz" | tar -x -C "$repo" || { echo "cannot unpack the tree"; exit 2; }
+  rm -rf "$repo/.gpu" && ln -s "$pack" "$repo/.gpu"
+  export FHELIUM_COMMIT="${FHELIUM_COMMIT:-$(cat "$pack/COMMIT")}"
+  cd "$repo"
+fi
 
 tools=/tmp/fhelium-node
 mkdir -p "$tools/bin"
