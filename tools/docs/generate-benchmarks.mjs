@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// Writes docs/benchmarks.md from the recorded benchmark runs (reports/gpu/<run>/bench.json, as
-// tools/gpu/record.mjs files them), newest first: every figure of every suite as a table, exactly as
-// measured (nothing is computed but the display rounding to 4 significant digits), plus charts:
+// Writes docs/benchmarks.md from the recorded benchmark runs, newest first: every JSON file of a
+// reports/gpu/<run>/ folder that is benchmark output (bench.json, the collection tools/gpu/record.mjs
+// files, or a `fhelium bench` record, format "fhelium-bench") as tables, exactly as measured
+// (nothing is computed but the display rounding to 4 significant digits; a record's reference and
+// ratio columns are the CLI's own), plus charts:
 //   - SVG files recorded beside a run's bench.json are copied to docs/public/charts/<run>/;
 //   - when the `fhelium` CLI is built (packages/cli with a `bin`), `fhelium chart <bench.json>
-//     --out <dir>` is run for each run and the SVGs it writes are shown too.
+//     --out <dir>` is run over each run's JSON files and the SVGs it writes are shown too.
 // Without any run the page says so. A run whose JSON cannot be read is reported on the page and
 // on stderr, never dropped silently.
 import { spawnSync } from 'node:child_process';
@@ -13,7 +15,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const reportsDir = path.join(repoRoot, 'reports', 'gpu');
+// --reports DIR reads runs from another folder (for trying the page out on other records).
+const reportsArg = process.argv.indexOf('--reports');
+const reportsDir = reportsArg >= 0 ? path.resolve(process.argv[reportsArg + 1]) : path.join(repoRoot, 'reports', 'gpu');
 const chartsDir = path.join(repoRoot, 'docs', 'public', 'charts');
 const pageFile = path.join(repoRoot, 'docs', 'benchmarks.md');
 
@@ -87,12 +91,55 @@ function chartsIn(dir) {
   return [...listed.map((c) => ({ file: c.file, title: c.title ?? c.file, unit: c.unit })), ...rest];
 }
 
+/** Whether a parsed JSON file is benchmark output: a `fhelium bench` record or a collection of script results. */
+function isBenchJson(data) {
+  return data !== null && typeof data === 'object' && (data.format === 'fhelium-bench' || Array.isArray(data.results));
+}
+
+/** Run folders under reports/gpu/ holding benchmark JSON, newest (by name) first, with their files. */
 function runs() {
   if (!existsSync(reportsDir)) return [];
-  return readdirSync(reportsDir)
-    .filter((name) => existsSync(path.join(reportsDir, name, 'bench.json')) && statSync(path.join(reportsDir, name)).isDirectory())
-    .sort()
-    .reverse();
+  const out = [];
+  for (const name of readdirSync(reportsDir).sort().reverse()) {
+    const dir = path.join(reportsDir, name);
+    if (!statSync(dir).isDirectory()) continue;
+    const files = [];
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+      let data;
+      try {
+        data = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+      } catch (error) {
+        // Only bench.json is known to be benchmark output; other unreadable JSON is not ours to judge.
+        if (file === 'bench.json') files.push({ file, error: error.message });
+        continue;
+      }
+      if (isBenchJson(data)) files.push({ file, data });
+    }
+    if (files.length > 0) out.push({ name, files });
+  }
+  return out;
+}
+
+/** A `fhelium bench` record: where it ran, suites that did not complete, and its figures beside their references. */
+function renderRecord(file, record) {
+  const lines = [`### \`${escapeCell(file)}\`: fhelium bench on ${escapeCell(record.device ?? '?')}`, ''];
+  const host = record.host ?? {};
+  lines.push(`${escapeCell(record.date ?? '')} · ${escapeCell(host.gpu ?? host.cpu ?? 'unknown host')} · Node ${escapeCell(host.node ?? '?')} · commit ${escapeCell((record.commit ?? 'unknown').slice(0, 12))}`, '');
+  for (const suite of record.suites ?? []) {
+    if (suite.status !== 'ok') lines.push(`::: warning Suite ${escapeCell(suite.suite)} ${escapeCell(suite.status)}`, escapeCell(suite.error ?? ''), ':::', '');
+  }
+  const figures = record.figures ?? [];
+  if (figures.length > 0) {
+    lines.push('| suite | group | figure | value | reference | value / reference |', '|---|---|---|--:|--:|--:|');
+    for (const f of figures) {
+      const unit = f.unit ? ` ${escapeCell(f.unit)}` : '';
+      const reference = typeof f.reference === 'number' ? `${formatNumber(f.reference)}${unit}` : '—';
+      const ratio = typeof f.ratio === 'number' ? formatNumber(f.ratio) : '—';
+      lines.push(`| ${escapeCell(f.suite)} | ${escapeCell(f.group)} | ${escapeCell(f.label ?? f.name)} | ${formatNumber(f.value)}${unit} | ${reference} | ${ratio} |`);
+    }
+    lines.push('');
+  }
+  return lines;
 }
 
 const cli = findCli();
@@ -111,32 +158,42 @@ const found = runs();
 if (found.length === 0) lines.push('No benchmark run has been recorded yet.', '');
 const problems = [];
 for (const run of found) {
-  const jsonFile = path.join(reportsDir, run, 'bench.json');
-  lines.push(`## Run ${run}`, '');
-  let data;
-  try {
-    data = JSON.parse(readFileSync(jsonFile, 'utf8'));
-  } catch (error) {
-    problems.push(`${path.relative(repoRoot, jsonFile)}: ${error.message}`);
-    lines.push(`::: danger Unreadable\n\`reports/gpu/${run}/bench.json\` could not be read: ${escapeCell(error.message)}\n:::`, '');
-    continue;
-  }
-  if (data.generated) lines.push(`Recorded ${escapeCell(data.generated)}.`, '');
-  const runCharts = path.join(chartsDir, run);
-  for (const svg of readdirSync(path.join(reportsDir, run)).filter((f) => f.endsWith('.svg'))) {
+  lines.push(`## Run ${run.name}`, '');
+  const runDir = path.join(reportsDir, run.name);
+  const runCharts = path.join(chartsDir, run.name);
+  for (const svg of readdirSync(runDir).filter((f) => f.endsWith('.svg'))) {
     mkdirSync(runCharts, { recursive: true });
-    copyFileSync(path.join(reportsDir, run, svg), path.join(runCharts, svg));
+    copyFileSync(path.join(runDir, svg), path.join(runCharts, svg));
   }
-  if (cli) {
+  const readable = run.files.filter((f) => f.data);
+  if (cli && readable.length > 0) {
     mkdirSync(runCharts, { recursive: true });
-    const r = spawnSync(process.execPath, [cli, 'chart', jsonFile, '--out', runCharts], { encoding: 'utf8', timeout: 60_000 });
-    if (r.status !== 0) problems.push(`fhelium chart ${path.relative(repoRoot, jsonFile)} failed: ${(r.stderr || r.error?.message || '').trim().split('\n')[0]}`);
+    const inputs = readable.map((f) => path.join(runDir, f.file));
+    const chart = (files) => spawnSync(process.execPath, [cli, 'chart', ...files, '--out', runCharts], { encoding: 'utf8', timeout: 60_000 });
+    // All files of a run share one chart set (one series per file); if the CLI refuses the set,
+    // chart the files one by one so that one file without figures does not cost the others theirs.
+    if (chart(inputs).status !== 0) {
+      for (const input of inputs) {
+        const r = chart([input]);
+        if (r.status !== 0) problems.push(`fhelium chart ${path.relative(repoRoot, input)} failed: ${(r.stderr || r.error?.message || '').trim().split('\n')[0]}`);
+      }
+    }
   }
   for (const chart of chartsIn(runCharts)) {
     // The SVG carries its own title and legend; the alt text repeats the title for screen readers.
-    lines.push(`![${escapeCell(chart.title)}${chart.unit ? ` (${escapeCell(chart.unit)})` : ''}](/charts/${run}/${chart.file})`, '');
+    lines.push(`![${escapeCell(chart.title)}${chart.unit ? ` (${escapeCell(chart.unit)})` : ''}](/charts/${run.name}/${chart.file})`, '');
   }
-  for (const entry of data.results ?? []) lines.push(...renderResult(entry));
+  for (const { file, data, error } of run.files) {
+    if (error) {
+      problems.push(`reports/gpu/${run.name}/${file}: ${error}`);
+      lines.push(`::: danger Unreadable\n\`reports/gpu/${run.name}/${file}\` could not be read: ${escapeCell(error)}\n:::`, '');
+    } else if (data.format === 'fhelium-bench') {
+      lines.push(...renderRecord(file, data));
+    } else {
+      if (data.generated) lines.push(`\`${escapeCell(file)}\`, recorded ${escapeCell(data.generated)}.`, '');
+      for (const entry of data.results) lines.push(...renderResult(entry));
+    }
+  }
 }
 
 lines.push(
