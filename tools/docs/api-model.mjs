@@ -341,15 +341,19 @@ export function isSelfExplanatory(symbol, member) {
 }
 
 /**
- * Public exports and public class members without TSDoc, as `{ file, line, package, symbol }`.
+ * Public exports and public class members without TSDoc, as `{ file, line, package, symbol }`;
+ * with `interfaceMembers`, also the properties and methods of exported interfaces.
  * Re-exports are checked where they are declared, so each gap is listed once.
  */
-export function undocumented(api) {
+export function undocumented(api, { interfaceMembers = false } = {}) {
   const gaps = [];
   for (const pkg of api.packages) {
     for (const s of pkg.symbols) {
       if (s.reexportOf) continue;
       if (!s.doc.documented) gaps.push({ file: s.file, line: s.line, package: pkg.name, symbol: s.name, kind: s.kind });
+      if (interfaceMembers && s.kind === 'interface') {
+        for (const m of s.members) if (!m.doc.documented) gaps.push({ file: m.file, line: m.line, package: pkg.name, symbol: `${s.name}.${m.name}`, kind: `interface ${m.kind}` });
+      }
       if (s.kind === 'class' || s.kind === 'error') {
         for (const m of s.members) {
           if (m.doc.documented) continue;

@@ -7,6 +7,7 @@
 //   node tools/docs/generate-api.mjs --check    write nothing; exit 1 listing every public export
 //                                               (and public class member) without TSDoc, as
 //                                               file:line symbol
+//   node tools/docs/generate-api.mjs --check --strict   also every undocumented interface member
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,7 @@ const check = process.argv.includes('--check');
 
 const started = Date.now();
 const api = readApi(repoRoot);
-const gaps = undocumented(api);
+const gaps = undocumented(api, { interfaceMembers: process.argv.includes('--strict') });
 
 function listGaps(stream) {
   const byPackage = new Map();
