@@ -40,11 +40,15 @@ export interface CiphertextOptions {
 }
 
 function plan(parameters: CkksParameters, options: Readonly<Record<string, unknown>>): CkksValueState {
+  return planWith(parameters, options, options.components);
+}
+
+/** {@link plan} with the components given apart (the constructor's default), without copying the options. */
+function planWith(parameters: CkksParameters, options: Readonly<Record<string, unknown>>, components: unknown): CkksValueState {
   const level = requireLevel(TYPE, parameters, options.level);
   const scale = requireScale(TYPE, options.scale);
   const domain = requireDomain(TYPE, options.domain);
   const keyId = checkKeyId(TYPE, options.keyId);
-  const components = options.components;
   if (components !== 2 && components !== 3) {
     throw new CkksValueError(TYPE, 'components', `expected 2, or 3 after a multiplication without relinearization, got ${describeInput(components)}`);
   }
@@ -87,7 +91,7 @@ export class Ciphertext extends CkksValue {
       }
       components = data.shape[0];
     }
-    const state = plan(parameters, { ...o, components });
+    const state = planWith(parameters, o, components);
     super(Ciphertext.TYPE_NAME, state, requireData(TYPE, data, state.shape, state.dims), borrowed !== BORROWED);
     this.scale = o.scale as number;
     this.keyId = o.keyId as string;

@@ -53,9 +53,97 @@ export interface CkksStateInput {
  * Builds the exact state shared by every CKKS value. The inputs must already be validated;
  * metadata keys: `contextId`, `schemaVersion`, `logN`, `level`, `basis`, `domain`,
  * `representation`, `primes` (bigints), `components`, plus `extra`.
+ *
+ * States are cached per parameter set (see {@link stateCacheKey}): engine operations construct a
+ * value per call, and canonicalizing the metadata dominated that cost. A cached state is exactly
+ * what a fresh build returns for the same inputs (canonicalization is deterministic) and it is
+ * deep-frozen, so values can share it.
+ * @throws TypeError from `canonicalizeMetadata` for extra entries that are not metadata (never for
+ *   validated inputs); nothing is cached then.
  */
 export function buildState(parameters: CkksParameters, input: CkksStateInput): CkksValueState {
-  const primes = basisPrimes(parameters, input.level, input.basis);
+  const key = stateCacheKey(input);
+  if (key === null) return computeState(parameters, input);
+  let cache = stateCaches.get(parameters);
+  if (cache === undefined) {
+    cache = new Map();
+    stateCaches.set(parameters, cache);
+  }
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const state = computeState(parameters, input);
+  if (cache.size >= STATE_CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  cache.set(key, state);
+  return state;
+}
+
+/**
+ * Most states kept per parameter set; the oldest is dropped beyond it. A pipeline reuses a few
+ * (level, scale, key, components) combinations; a miss only costs one canonicalization.
+ */
+const STATE_CACHE_LIMIT = 512;
+
+/** Built states per parameter set (weak, so parameter sets are still collected). */
+const stateCaches = new WeakMap<CkksParameters, Map<string, CkksValueState>>();
+
+/** Frozen primes of the limbs per parameter set, basis and level (`Q` at l is index 2l, `QP` 2l+1). */
+const primesCaches = new WeakMap<CkksParameters, (readonly bigint[] | undefined)[]>();
+
+function cachedBasisPrimes(parameters: CkksParameters, level: number, basis: ModulusBasis): readonly bigint[] {
+  let cache = primesCaches.get(parameters);
+  if (cache === undefined) {
+    cache = [];
+    primesCaches.set(parameters, cache);
+  }
+  const index = 2 * level + (basis === 'QP' ? 1 : 0);
+  let primes = cache[index];
+  if (primes === undefined) {
+    primes = basisPrimes(parameters, level, basis);
+    cache[index] = primes;
+  }
+  return primes;
+}
+
+/**
+ * An unambiguous string of everything {@link computeState} reads besides the parameters, or null
+ * when an extra entry is not a primitive (such inputs are not cached). Each primitive is tagged
+ * with its type (`1`, `1n` and `"1"` differ) and strings are JSON-quoted, so different inputs never
+ * share a key. `-0` and `0` share one, as they share canonical metadata.
+ */
+function stateCacheKey(input: CkksStateInput): string | null {
+  let key = `${input.level}|${input.basis}|${input.domain}|${input.components}|`;
+  const leading = input.leadingDims;
+  if (leading !== undefined) {
+    for (let i = 0; i < leading.length; i += 1) key += `${JSON.stringify(leading[i]![0])}:${leading[i]![1]},`;
+  }
+  const extra = input.extra;
+  for (const name in extra) {
+    // Spread (what canonicalization sees) copies own properties only.
+    if (!Object.hasOwn(extra, name)) return null;
+    const value = extra[name];
+    switch (typeof value) {
+      case 'number':
+        key += `|${JSON.stringify(name)}=n${value}`;
+        break;
+      case 'string':
+        key += `|${JSON.stringify(name)}=s${JSON.stringify(value)}`;
+        break;
+      case 'bigint':
+        key += `|${JSON.stringify(name)}=b${value}`;
+        break;
+      case 'boolean':
+        key += `|${JSON.stringify(name)}=t${value}`;
+        break;
+      default:
+        if (value !== null) return null;
+        key += `|${JSON.stringify(name)}=null`;
+    }
+  }
+  return key;
+}
+
+function computeState(parameters: CkksParameters, input: CkksStateInput): CkksValueState {
+  const primes = cachedBasisPrimes(parameters, input.level, input.basis);
   const leading = input.leadingDims ?? [];
   const metadata = canonicalizeMetadata({
     contextId: parameters.contextId,

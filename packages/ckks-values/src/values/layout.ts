@@ -116,15 +116,16 @@ export function requireData(valueType: string, data: unknown, shape: readonly nu
       `expected ${shape.length} dimensions [${dims.join(', ')}] = [${shape.join(', ')}], got [${data.shape.join(', ')}]`,
     );
   }
-  shape.forEach((size, i) => {
-    if (data.shape[i] !== size) {
+  const given = data.shape;
+  for (let i = 0; i < shape.length; i += 1) {
+    if (given[i] !== shape[i]) {
       throw new CkksValueError(
         valueType,
         `data.shape[${i}]`,
-        `expected ${size} (${dims[i]}) in shape [${shape.join(', ')}], got ${data.shape[i]} in [${data.shape.join(', ')}]`,
+        `expected ${shape[i]} (${dims[i]}) in shape [${shape.join(', ')}], got ${given[i]} in [${given.join(', ')}]`,
       );
     }
-  });
+  }
   if (!data.isContiguous()) {
     throw new CkksValueError(valueType, 'data.stride', `expected a contiguous tensor (kernels read each limb as N consecutive words), got stride [${data.stride.join(', ')}]; clone() it first`);
   }
