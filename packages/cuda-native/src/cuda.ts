@@ -62,7 +62,8 @@ export const cuda = Object.freeze({
 
 /**
  * Bytes handed out by the caching allocator of `device` (default: the current CUDA device), in
- * rounded block sizes. For `'cpu'`: bytes of pageable host memory held by tensors.
+ * rounded block sizes. For `'cpu'`: bytes of pageable host memory held by live tensors, in the
+ * host allocator's size classes (512-byte multiples up to 1 MiB, 4 KiB pages above).
  */
 export function memoryAllocated(device?: DeviceLike): number {
   const d = resolveDevice(device ?? 'cuda', 'memoryAllocated');
@@ -71,7 +72,9 @@ export function memoryAllocated(device?: DeviceLike): number {
 
 /**
  * Bytes the caching allocator of `device` holds from CUDA (in use or cached, including the
- * private pools of CUDA graphs). For `'cpu'`: same as {@link memoryAllocated} (no cache).
+ * private pools of CUDA graphs). For `'cpu'`: pageable host bytes held by live tensors plus freed
+ * blocks the host allocator keeps for reuse (at most 1 GiB cached by default; the environment
+ * variable `FHELIUM_CPU_CACHE_LIMIT`, in bytes, read once at first allocation, sets another cap).
  */
 export function memoryReserved(device?: DeviceLike): number {
   const d = resolveDevice(device ?? 'cuda', 'memoryReserved');
@@ -80,7 +83,9 @@ export function memoryReserved(device?: DeviceLike): number {
 
 /**
  * Returns the cached, unused memory of `device`'s allocator to CUDA (private pools of live graphs
- * are kept). @throws {CudaGraphCaptureViolationError} while a capture is open.
+ * are kept). For `'cpu'`: returns the host allocator's cached blocks to the C library, so
+ * `memoryReserved('cpu')` falls to `memoryAllocated('cpu')`.
+ * @throws {CudaGraphCaptureViolationError} while a capture is open (CUDA devices only).
  */
 export function emptyCache(device?: DeviceLike): void {
   const d = resolveDevice(device ?? 'cuda', 'emptyCache');

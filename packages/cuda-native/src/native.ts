@@ -27,6 +27,9 @@ export interface NativeBinding {
   memoryAllocated(device: number): number;
   memoryReserved(device: number): number;
   emptyCache(device: number): void;
+  /** Cap on cached (freed, kept for reuse) pageable host bytes; internal, for tests and tuning. */
+  hostCacheLimit(): number;
+  setHostCacheLimit(bytes: number): void;
   pinnedMemoryAllocated(): number;
   pinnedMemoryReserved(): number;
   emptyPinnedCache(): void;

@@ -77,8 +77,8 @@ napi_value device_synchronize(Args& a) {
 }
 FHELIUM_BINDING("deviceSynchronize", device_synchronize)
 
-// memoryAllocated(device) / memoryReserved(device): bytes; device -1 reports pageable host bytes
-// (no cache: allocated == reserved).
+// memoryAllocated(device) / memoryReserved(device): bytes; device -1 reports the pageable host
+// allocator (allocated: live blocks; reserved: live plus cached blocks, see cpu/host_memory.h).
 napi_value memory_allocated(Args& a) {
   const int device = a.i32(0);
   if (device < 0) return number(a.env(), static_cast<double>(cpu::host_bytes_allocated()));
@@ -92,7 +92,7 @@ FHELIUM_BINDING("memoryAllocated", memory_allocated)
 
 napi_value memory_reserved(Args& a) {
   const int device = a.i32(0);
-  if (device < 0) return number(a.env(), static_cast<double>(cpu::host_bytes_allocated()));
+  if (device < 0) return number(a.env(), static_cast<double>(cpu::host_bytes_reserved()));
 #if FHELIUM_WITH_CUDA
   return number(a.env(), static_cast<double>(cuda::memory_reserved(device)));
 #else
@@ -103,7 +103,11 @@ FHELIUM_BINDING("memoryReserved", memory_reserved)
 
 napi_value empty_cache(Args& a) {
   const int device = a.i32(0);
-  if (device >= 0) FHELIUM_CUDA_ONLY(cuda::empty_cache(device));
+  if (device < 0) {
+    cpu::host_empty_cache();
+  } else {
+    FHELIUM_CUDA_ONLY(cuda::empty_cache(device));
+  }
   return nullptr;
 }
 FHELIUM_BINDING("emptyCache", empty_cache)
