@@ -10,6 +10,11 @@ export class CkksParameterError extends FHEliumError {
   /** The option or preset that was rejected, as a path such as `qPrimes[2]` or `preset`. */
   readonly field: string;
 
+  /**
+   * @param field - The rejected option or preset, as a path (`qPrimes[2]`, `dnum`, `preset`); it
+   *   prefixes the message and is kept in {@link CkksParameterError.field}.
+   * @param message - What was expected and what was given.
+   */
   constructor(field: string, message: string) {
     super(`${field}: ${message}`);
     this.field = field;

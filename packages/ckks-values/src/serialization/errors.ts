@@ -20,6 +20,15 @@ export class CkksSerializationError extends FHEliumError {
   /** Byte offset in the file, or `undefined`. */
   readonly offset: number | undefined;
 
+  /**
+   * The message is `field (byte offset): message`, the byte part only when `options.offset` is given.
+   * @param field - What is wrong, as a path into the file's structure (`headerLength`,
+   *   `metadata.primes[2]`, `path`...); kept in {@link CkksSerializationError.field}.
+   * @param message - What was expected and what was found.
+   * @param options - `offset`: the byte offset in the file, kept in
+   *   {@link CkksSerializationError.offset}; `cause`: the underlying error (an I/O failure, a JSON
+   *   parse error), passed on as the standard `Error` cause.
+   */
   constructor(field: string, message: string, options: CkksSerializationErrorOptions = {}) {
     super(`${field}${options.offset === undefined ? '' : ` (byte ${options.offset})`}: ${message}`, 'cause' in options ? { cause: options.cause } : undefined);
     this.field = field;

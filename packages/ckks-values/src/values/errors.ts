@@ -13,6 +13,12 @@ export class CkksValueError extends FHEliumError {
   /** The option that was rejected, for example `scale` or `data.shape[0]`. */
   readonly field: string;
 
+  /**
+   * The message is `valueType: field: message`.
+   * @param valueType - The value type that refused the input (`Ciphertext`, `PublicKey`...).
+   * @param field - The rejected option, as a path (`level`, `data.shape[1]`, `keyId`).
+   * @param message - What was expected and what was given.
+   */
   constructor(valueType: string, field: string, message: string) {
     super(`${valueType}: ${field}: ${message}`);
     this.valueType = valueType;
