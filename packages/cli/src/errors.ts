@@ -16,8 +16,14 @@ export class CliUsageError extends FHEliumError {
   override name = 'CliUsageError';
   /** The command whose help the message points to (`demo`), or null for the top level. */
   readonly command: string | null;
+  /** The status the process ends with: always {@link EXIT_USAGE} (2). */
   readonly exitCode = EXIT_USAGE;
 
+  /**
+   * @param message - What was expected, what was given, and which option or argument.
+   * @param command - The command whose help applies (`demo`, `bench`...), or null (the default)
+   *   when the command itself is unknown or missing.
+   */
   constructor(message: string, command: string | null = null) {
     super(message);
     this.command = command;
@@ -27,6 +33,7 @@ export class CliUsageError extends FHEliumError {
 /** A command that ran and failed (not a usage problem). Exit code 1. */
 export class CliFailure extends FHEliumError {
   override name = 'CliFailure';
+  /** The status the process ends with: always {@link EXIT_FAILURE} (1). */
   readonly exitCode = EXIT_FAILURE;
 }
 
@@ -41,6 +48,11 @@ export class DemoAccuracyError extends CliFailure {
   /** The bound it exceeded. */
   readonly bound: number;
 
+  /**
+   * @param message - What was compared and by how much it missed.
+   * @param maxError - The largest absolute error between the decrypted and the plaintext result.
+   * @param bound - The bound it exceeded (`--max-error`).
+   */
   constructor(message: string, maxError: number, bound: number) {
     super(message);
     this.maxError = maxError;

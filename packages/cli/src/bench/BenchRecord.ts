@@ -10,6 +10,10 @@ import type { BenchFigure } from './BenchFigure.js';
 
 /** Format marker and version of {@link BenchRecord}. */
 export const BENCH_RECORD_FORMAT = 'fhelium-bench';
+/**
+ * Version of the {@link BenchRecord} layout, written as its `formatVersion`. Raised when a field is
+ * removed or changes meaning, so readers of older records can tell them apart.
+ */
 export const BENCH_RECORD_VERSION = 1;
 
 /** One suite's part of a record. */
