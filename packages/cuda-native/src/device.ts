@@ -38,6 +38,7 @@ export class Device {
     return this.type === 'cpu' ? 'cpu' : this.index === null ? 'cuda' : `cuda:${this.index}`;
   }
 
+  /** The same string as {@link Device.toString}, so `JSON.stringify` writes a device as `'cuda:0'`. */
   toJSON(): string {
     return this.toString();
   }

@@ -23,6 +23,11 @@ export class NativeLoadError extends FheliumNativeError {
   override name = 'NativeLoadError';
   /** Every candidate tried, in order. */
   readonly attempts: readonly NativeLoadAttempt[];
+  /**
+   * @param message what failed and how to fix it (the loader lists every attempt and how to build
+   *   or point to the addon).
+   * @param attempts every candidate path tried, in order, with why it failed; kept as `attempts`.
+   */
   constructor(message: string, attempts: readonly NativeLoadAttempt[]) {
     super(message);
     this.attempts = attempts;
@@ -44,6 +49,11 @@ export class CudaError extends FheliumNativeError {
   readonly cudaCode: number;
   /** The CUDA error name, e.g. `cudaErrorInvalidValue` (empty when not from a CUDA call). */
   readonly cudaName: string;
+  /**
+   * @param message which operation failed and the CUDA error string.
+   * @param cudaCode the `cudaError_t` value; default 0 (not from a CUDA call).
+   * @param cudaName the CUDA error name, e.g. `cudaErrorInvalidValue`; default empty.
+   */
   constructor(message: string, cudaCode = 0, cudaName = '') {
     super(message);
     this.cudaCode = cudaCode;

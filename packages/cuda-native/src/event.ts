@@ -22,6 +22,12 @@ export class Event {
   #device: string | null = null;
   #disposed = false;
 
+  /**
+   * Creates an unrecorded event; the CUDA event itself is made at the first {@link Event.record},
+   * on that stream's device.
+   * @param options `enableTiming` (default true) and `blocking` (default false).
+   * @throws {CudaUnavailableError} when CUDA is unavailable (no CUDA build, driver or device).
+   */
   constructor(options: EventOptions = {}) {
     const status = nativeCudaStatus();
     if (!status.available) throw new CudaUnavailableError(`new Event(): CUDA is not available: ${status.reason}`);

@@ -129,6 +129,7 @@ export class Stream {
     this.dispose();
   }
 
+  /** `Stream(cuda:N, default)` or `Stream(cuda:N, priority P)`, for messages; works after dispose. */
   toString(): string {
     return this._isDefault ? `Stream(${this.device}, default)` : `Stream(${this.device}, priority ${this.priority})`;
   }

@@ -426,6 +426,10 @@ export class Tensor {
     this.dispose();
   }
 
+  /**
+   * `Tensor([shape], dtype, device)`, with `, pinned` and `, disposed` when they apply; for
+   * messages, never throws (also after dispose) and never reads the data.
+   */
   toString(): string {
     return `Tensor(${formatShape(this.shape)}, ${this.dtype}, ${this.device}${this.isPinned ? ', pinned' : ''}${this._disposed ? ', disposed' : ''})`;
   }
