@@ -55,10 +55,14 @@ void copy_bytes(const MemRef& dst, const MemRef& src, size_t n, bool non_blockin
   if (host != nullptr) {
     if (host->pinned == nullptr) {
       check_no_capture("a copy between pageable host memory and a CUDA device");
-      // With pageable memory cudaMemcpyAsync returns once the host side is consumed (H2D) or
-      // written (D2H), so the host buffer is safe to reuse afterwards.
+      // Pageable copies complete before returning, in both directions. CUDA documents
+      // cudaMemcpyAsync with pageable memory only as "might be synchronous" (the driver usually
+      // stages the source through pinned buffers before returning, but that is not promised, e.g.
+      // where the device reads pageable memory directly), so the host waits for the copy itself.
+      // The host caching allocator (cpu/host_memory.h) relies on this: a freed pageable block is
+      // handed out again at once, so no copy may still read or write it.
       FHELIUM_CUDA_CHECK(cudaMemcpyAsync(dst.ptr, src.ptr, n, cudaMemcpyDefault, s->stream));
-      if (dst.device < 0) FHELIUM_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+      FHELIUM_CUDA_CHECK(cudaStreamSynchronize(s->stream));
       return;
     }
     if (!non_blocking) {
