@@ -272,6 +272,23 @@ describe('ReusableValueBuffer.copyFrom into a CPU target', () => {
     expect(read(buffer.value[0]!)).toEqual([1]);
   });
 
+  it('names the source tree by options.path in validation errors', () => {
+    using buffer = ReusableValueBuffer.like([f32([1]), f32([2])]);
+    let error = catchError(() => buffer.copyFrom([f32([10]), u64([20])], { path: 'inputs' }));
+    expect(error).toBeInstanceOf(ExecutionInputError);
+    expect(error.message).toBe('inputs[1]: dtype: expected float32, found uint64');
+    expect((error as ExecutionInputError).path).toBe('inputs[1]');
+    const last = f32([20]);
+    last.dispose();
+    error = catchError(() => buffer.copyFrom([f32([10]), last], { path: 'inputs' }));
+    expect(error.message).toBe('ReusableValueBuffer.copyFrom: inputs[1]: expected a live tensor, found a disposed one');
+    expect((error as ExecutionInputError).path).toBe('inputs[1]');
+    expect(() => buffer.copyFrom([f32([10]), f32([20])], { path: '' })).toThrow(
+      new TypeError("ReusableValueBuffer.copyFrom: options.path: expected a non-empty string (the root label of source paths in errors, such as 'inputs'), found \"\" (string)"),
+    );
+    expect(read(buffer.value[0]!)).toEqual([1]);
+  });
+
   it('refuses malformed options before copying', () => {
     using buffer = ReusableValueBuffer.like([f32([1])]);
     const source = [f32([5])];
@@ -279,7 +296,7 @@ describe('ReusableValueBuffer.copyFrom into a CPU target', () => {
       new TypeError('ReusableValueBuffer.copyFrom: options: expected an object such as { stream, nonBlocking, waitFor }, found 3 (number)'),
     );
     expect(() => buffer.copyFrom(source, { non_blocking: false } as never)).toThrow(
-      new TypeError('ReusableValueBuffer.copyFrom: options: unknown option "non_blocking"; expected stream, nonBlocking or waitFor'),
+      new TypeError('ReusableValueBuffer.copyFrom: options: unknown option "non_blocking"; expected stream, nonBlocking, waitFor or path'),
     );
     expect(() => buffer.copyFrom(source, { nonBlocking: 'no' as never })).toThrow(
       new TypeError('ReusableValueBuffer.copyFrom: options.nonBlocking: expected a boolean, found "no" (string)'),

@@ -3,14 +3,15 @@
  * Graph inputs and double-buffered transfers.
  */
 import { cuda, CudaUnavailableError, Event, Stream, Tensor, withStream, type DeviceLike } from '@fhelium/cuda-native';
-import { ExecutionError, ExecutionInputError, ValueTreeSignature, type TensorLike } from '@fhelium/signature';
+import { ExecutionError, ExecutionInputError, ValueTreeSignature } from '@fhelium/signature';
 
 import { copyHandleOwner, copyHandleStream, createCopyHandle, CopyHandle } from './CopyHandle.js';
 import { parseCopyOptions, type CopyFromOptions } from './copyOptions.js';
 import { describeGiven } from './describeGiven.js';
 import { emptyWithLayout } from './emptyWithLayout.js';
+import { findSharedStorage } from './sharedStorage.js';
 import { implicitTargetDevice, namedDevice, resolveTargetDevice } from './targetDevice.js';
-import { buildTree, describeTreeShape, gatherLeaves, rebaseTemplates, type ShapeNode } from './TreeShape.js';
+import { buildValueTree, describeValueTree, gatherLeaves, rebaseTemplates, type ValueTreeNode } from './ValueTreeShape.js';
 
 /** Options of {@link ReusableValueBuffer.like}. */
 export interface LikeOptions {
@@ -31,7 +32,7 @@ interface BufferState {
   readonly signature: ValueTreeSignature;
   readonly device: string;
   readonly pinned: boolean;
-  readonly root: ShapeNode;
+  readonly root: ValueTreeNode;
   readonly leafPaths: readonly string[];
   readonly targets: readonly Tensor[];
 }
@@ -55,7 +56,7 @@ export class ReusableValueBuffer<T = unknown> {
   readonly #nbytes: number;
   readonly #leafPaths: readonly string[];
   readonly #owner: object = Object.freeze({});
-  #root: ShapeNode | null;
+  #root: ValueTreeNode | null;
   #targets: readonly Tensor[];
   /** Handles whose completion has not been observed, oldest first. */
   #inFlight: CopyHandle[] = [];
@@ -115,7 +116,7 @@ export class ReusableValueBuffer<T = unknown> {
     const explicitDevice = options.device === undefined ? undefined : resolveTargetDevice(options.device, LIKE);
 
     const signature = ValueTreeSignature.fromValue(example, { path: 'example' });
-    const { shape, leaves } = describeTreeShape(example);
+    const { shape, leaves } = describeValueTree(example);
     const paths = shape.leafPaths.map((suffix) => `example${suffix}`);
     if (leaves.length === 0) {
       throw new ExecutionInputError(`${LIKE}: example: expected a tree with at least one tensor leaf, found ${signature.toString()} without tensors`, {
@@ -126,7 +127,8 @@ export class ReusableValueBuffer<T = unknown> {
       });
     }
     const sources = checkSourceTensors(leaves, shape.leafPaths, 'example', LIKE);
-    refuseSharedStorage(sources, paths);
+    const shared = findSharedStorage(sources, paths);
+    if (shared !== null) throw new ExecutionInputError(`${LIKE}: example: ${shared.problem}`, shared.details);
     const device = explicitDevice ?? implicitTargetDevice(sources.map((t) => t.device), paths, LIKE);
     if (pinMemory && device !== 'cpu') throw pinnedTargetError(device);
     if (pinMemory && !cuda.isAvailable()) {
@@ -183,13 +185,14 @@ export class ReusableValueBuffer<T = unknown> {
    */
   get value(): T {
     const root = this.#open('value');
-    return buildTree(root, this.#targets) as T;
+    return buildValueTree(root, this.#targets) as T;
   }
 
   /**
    * Copies a matching tree into the fixed target storage. The whole source is validated first
-   * (`signature.validate(source, { path: 'source' })`, then every leaf must be a live `Tensor`),
-   * so a mismatch anywhere leaves every target leaf untouched.
+   * (`signature.validate(source, { path })`, then every leaf must be a live `Tensor`), so a
+   * mismatch anywhere leaves every target leaf untouched. Errors name the source tree by
+   * `options.path` (default `'source'`: `source[1]: shape: …`).
    *
    * CPU target: every leaf is copied synchronously (device-to-host copies block) and the handle's
    * `event` is `null`. CUDA target: on `options.stream` (default: the current stream of the target
@@ -202,7 +205,7 @@ export class ReusableValueBuffer<T = unknown> {
    * record an event after that consumer and pass it as `waitFor`.
    *
    * @param source - A tree with this buffer's signature.
-   * @param options - `stream`, `nonBlocking` (default `true`), `waitFor`.
+   * @param options - `stream`, `nonBlocking` (default `true`), `waitFor`, `path` (default `'source'`).
    * @returns The handle of this copy; the buffer also keeps it until the copy has completed.
    * @throws ExecutionError if the buffer is closed.
    * @throws TypeError if `options` is malformed, or a source tensor leaf is not a `Tensor` of
@@ -215,11 +218,11 @@ export class ReusableValueBuffer<T = unknown> {
     const where = 'ReusableValueBuffer.copyFrom';
     const root = this.#open('copyFrom');
     const device = this.#device;
-    const { stream, nonBlocking, waitFor } = parseCopyOptions(options, device, where);
-    this.#signature.validate(source, { path: 'source' });
+    const { stream, nonBlocking, waitFor, path } = parseCopyOptions(options, device, where);
+    this.#signature.validate(source, { path });
     const gathered: unknown[] = [];
     gatherLeaves(root, source, gathered);
-    const sources = checkSourceTensors(gathered, this.#leafPaths, 'source', where);
+    const sources = checkSourceTensors(gathered, this.#leafPaths, path, where);
     const targets = this.#targets;
 
     if (device === 'cpu') {
@@ -308,7 +311,7 @@ export class ReusableValueBuffer<T = unknown> {
     return `ReusableValueBuffer(${this.#device}${this.#pinned ? ', pinned' : ''}, ${this.#leafPaths.length} tensors, ${this.#nbytes} bytes${this.#closed ? ', closed' : ''})`;
   }
 
-  #open(member: string): ShapeNode {
+  #open(member: string): ValueTreeNode {
     if (this.#root === null) {
       throw new ExecutionError(`ReusableValueBuffer.${member}: the buffer is closed; it cannot be read, copied into or waited on after close()`);
     }
@@ -359,23 +362,6 @@ function checkSourceTensors(leaves: readonly unknown[], suffixes: readonly strin
     });
   }
   return leaves as Tensor[];
-}
-
-/** @throws ExecutionInputError naming both paths if two leaves share one storage. */
-function refuseSharedStorage(leaves: readonly TensorLike[], paths: readonly string[]): void {
-  const firstUser = new Map<unknown, number>();
-  leaves.forEach((leaf, i) => {
-    const earlier = firstUser.get(leaf.storageKey);
-    if (earlier === undefined) {
-      firstUser.set(leaf.storageKey, i);
-      return;
-    }
-    const found = `${paths[earlier] as string} and ${paths[i] as string} share one storage`;
-    throw new ExecutionInputError(
-      `${LIKE}: example: expected every tensor leaf to have its own storage, found ${found}${leaf === leaves[earlier] ? ' (the same tensor twice)' : ' (views of one storage)'}; clone() one of them`,
-      { path: paths[i] as string, field: 'storage', expected: 'storage of its own', found },
-    );
-  });
 }
 
 function pinnedTargetError(device: string): ExecutionInputError {

@@ -25,6 +25,13 @@ export interface CopyFromOptions {
    * CPU targets.
    */
   readonly waitFor?: Event | readonly Event[];
+  /**
+   * Root label of the source tree in validation errors (their message and `path`): a caller that
+   * names the tree otherwise (a captured program calls it `inputs`) passes its own name, so errors
+   * read `inputs[1]: shape: …` instead of `source[1]: shape: …`. A non-empty string; default
+   * `'source'`.
+   */
+  readonly path?: string;
 }
 
 /** Checked {@link CopyFromOptions}. */
@@ -35,9 +42,12 @@ export interface ParsedCopyOptions {
   readonly nonBlocking: boolean;
   /** Events to wait for (empty when none). */
   readonly waitFor: readonly Event[];
+  /** Root label of source paths in errors. */
+  readonly path: string;
 }
 
-const KNOWN = new Set(['stream', 'nonBlocking', 'waitFor']);
+const KNOWN = new Set(['stream', 'nonBlocking', 'waitFor', 'path']);
+const DEFAULT_PATH = 'source';
 const NO_EVENTS: readonly Event[] = Object.freeze([]);
 
 /**
@@ -47,24 +57,27 @@ const NO_EVENTS: readonly Event[] = Object.freeze([]);
  * @param device - Canonical target device.
  * @param where - Caller label for messages.
  * @throws TypeError if `options` is not an object, has an unknown key, or a value of the wrong type
- *   (the message names the key, or the index within `waitFor`).
+ *   (the message names the key, or the index within `waitFor`), or `path` is empty.
  * @throws ExecutionInputError if a stream or events are given for a CPU target, or the stream
  *   belongs to another device than the target.
  */
 export function parseCopyOptions(options: CopyFromOptions | undefined, device: string, where: string): ParsedCopyOptions {
-  if (options === undefined) return { stream: undefined, nonBlocking: true, waitFor: NO_EVENTS };
+  if (options === undefined) return { stream: undefined, nonBlocking: true, waitFor: NO_EVENTS, path: DEFAULT_PATH };
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new TypeError(`${where}: options: expected an object such as { stream, nonBlocking, waitFor }, found ${describeGiven(options)}`);
   }
   for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) throw new TypeError(`${where}: options: unknown option ${JSON.stringify(key)}; expected stream, nonBlocking or waitFor`);
+    if (!KNOWN.has(key)) throw new TypeError(`${where}: options: unknown option ${JSON.stringify(key)}; expected stream, nonBlocking, waitFor or path`);
   }
-  const { stream, nonBlocking = true, waitFor } = options;
+  const { stream, nonBlocking = true, waitFor, path = DEFAULT_PATH } = options;
   if (stream !== undefined && !(stream instanceof Stream)) {
     throw new TypeError(`${where}: options.stream: expected a Stream of @fhelium/cuda-native, found ${describeGiven(stream)}`);
   }
   if (typeof nonBlocking !== 'boolean') {
     throw new TypeError(`${where}: options.nonBlocking: expected a boolean, found ${describeGiven(nonBlocking)}`);
+  }
+  if (typeof path !== 'string' || path === '') {
+    throw new TypeError(`${where}: options.path: expected a non-empty string (the root label of source paths in errors, such as 'inputs'), found ${describeGiven(path)}`);
   }
   const events = waitFor === undefined ? NO_EVENTS : Array.isArray(waitFor) ? (waitFor as readonly unknown[]) : [waitFor];
   events.forEach((event, i) => {
@@ -94,5 +107,5 @@ export function parseCopyOptions(options: CopyFromOptions | undefined, device: s
       found: stream.device,
     });
   }
-  return { stream, nonBlocking, waitFor: events as readonly Event[] };
+  return { stream, nonBlocking, waitFor: events as readonly Event[], path };
 }

@@ -5,7 +5,7 @@
 
 /**
  * Describes `value` in a few words: `5 (number)`, `"x" (string)`, `null`, `an array of length 2`,
- * `an instance of Foo`, `a plain object`.
+ * `an instance of Foo`, `a plain object`, `a function`.
  *
  * @param value - Anything.
  */

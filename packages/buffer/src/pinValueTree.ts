@@ -7,7 +7,7 @@ import { ExecutionInputError, ValueTreeSignature } from '@fhelium/signature';
 
 import { describeGiven } from './describeGiven.js';
 import { emptyWithLayout } from './emptyWithLayout.js';
-import { buildTree, describeTreeShape } from './TreeShape.js';
+import { buildValueTree, describeValueTree } from './ValueTreeShape.js';
 
 /**
  * Clones a supported tree into pinned CPU tensors: a new tree of the same structure whose tensor
@@ -27,7 +27,7 @@ import { buildTree, describeTreeShape } from './TreeShape.js';
 export function pinValueTree<T>(value: T): T {
   const where = 'pinValueTree';
   ValueTreeSignature.fromValue(value, { path: 'value' });
-  const { shape, leaves } = describeTreeShape(value);
+  const { shape, leaves } = describeValueTree(value);
   const paths = shape.leafPaths.map((suffix) => `value${suffix}`);
   leaves.forEach((leaf, i) => {
     if (!(leaf instanceof Tensor)) {
@@ -52,7 +52,7 @@ export function pinValueTree<T>(value: T): T {
       pinned.push(copy);
       copy.copy_(leaf);
     });
-    return buildTree(shape.root, pinned) as T;
+    return buildValueTree(shape.root, pinned) as T;
   } catch (error) {
     for (const tensor of pinned) tensor.dispose();
     throw error;

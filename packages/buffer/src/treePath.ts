@@ -19,3 +19,8 @@ export function keySegment(key: string): string {
 export function mapKeySegment(key: string | number): string {
   return `.get(${typeof key === 'number' ? String(key) : JSON.stringify(key)})`;
 }
+
+/** ` tensor "c0"`: the tensor entry of an exact value. */
+export function entrySegment(name: string): string {
+  return ` tensor ${JSON.stringify(name)}`;
+}

@@ -1,18 +1,19 @@
 /**
  * The container structure of one supported value tree, with its tensor leaves numbered, so that a
- * buffer can gather the leaves of any matching tree and rebuild fresh trees around other tensors.
+ * buffer (or a captured program) can find the tensors of a tree, gather the leaves of any matching
+ * tree and rebuild fresh trees around other tensors.
  *
  * Preconditions: every function here takes a tree that `ValueTreeSignature.fromValue` accepted
- * (for {@link describeTreeShape}) or that `ValueTreeSignature.validate` accepted against the
+ * (for {@link describeValueTree}) or that `ValueTreeSignature.validate` accepted against the
  * signature of the described tree (for {@link gatherLeaves}); they do not re-check structure.
  * Record and Map keys keep the order of the described tree, so rebuilt trees enumerate like it.
  */
 import { isRegisteredExactValue, isTensorLike, rebuildExactValue, type TensorLike, type TensorResident } from '@fhelium/signature';
 
-import { indexSegment, keySegment, mapKeySegment } from './treePath.js';
+import { entrySegment, indexSegment, keySegment, mapKeySegment } from './treePath.js';
 
-/** One node of a {@link TreeShape}. */
-export type ShapeNode =
+/** One node of a {@link ValueTreeShape}. */
+export type ValueTreeNode =
   | { readonly kind: 'tensor'; readonly leaf: number }
   | {
       readonly kind: 'value';
@@ -23,25 +24,26 @@ export type ShapeNode =
       /** Leaf numbers of the entries, parallel to `names`. */
       readonly leaves: readonly number[];
     }
-  | { readonly kind: 'array'; readonly children: readonly ShapeNode[] }
-  | { readonly kind: 'record'; readonly keys: readonly string[]; readonly children: readonly ShapeNode[] }
-  | { readonly kind: 'map'; readonly keys: readonly (string | number)[]; readonly children: readonly ShapeNode[] };
+  | { readonly kind: 'array'; readonly children: readonly ValueTreeNode[] }
+  | { readonly kind: 'record'; readonly keys: readonly string[]; readonly children: readonly ValueTreeNode[] }
+  | { readonly kind: 'map'; readonly keys: readonly (string | number)[]; readonly children: readonly ValueTreeNode[] };
 
 /** The structure of a tree and where each numbered tensor leaf sits. */
-export interface TreeShape {
+export interface ValueTreeShape {
   /** The root node. */
-  readonly root: ShapeNode;
+  readonly root: ValueTreeNode;
   /**
-   * Per leaf number, its path below the root label: `[0].weights` for a tensor leaf,
-   * `[1] tensor "c0"` for an entry of an exact value (`''` for a root tensor).
+   * Per leaf number, its path from the root label given to {@link describeValueTree}:
+   * `[0].weights` for a tensor leaf, `[1] tensor "c0"` for an entry of an exact value (`''` for a
+   * root tensor) with the default empty label; `inputs[0].weights` with the label `inputs`.
    */
   readonly leafPaths: readonly string[];
 }
 
 /** A described tree: its shape and its tensor leaves in leaf-number order. */
-export interface DescribedTree {
+export interface DescribedValueTree {
   /** The shape. */
-  readonly shape: TreeShape;
+  readonly shape: ValueTreeShape;
   /** The tree's own tensor leaves, `leaves[k]` being leaf number `k`. */
   readonly leaves: readonly TensorLike[];
 }
@@ -50,12 +52,14 @@ export interface DescribedTree {
  * Numbers the tensor leaves of `value` depth first (containers in their own key order, exact value
  * entries in entry order) and records the structure.
  *
- * @param value - A tree accepted by `ValueTreeSignature.fromValue`.
+ * @param value - A tree accepted by `ValueTreeSignature.fromValue` (not re-checked).
+ * @param rootLabel - Root of the leaf paths (`inputs`, `output`). Default `''`: paths below the root.
+ * @returns The shape (structure and leaf paths) and the tree's own tensor leaves.
  */
-export function describeTreeShape(value: unknown): DescribedTree {
+export function describeValueTree(value: unknown, rootLabel = ''): DescribedValueTree {
   const leaves: TensorLike[] = [];
   const leafPaths: string[] = [];
-  const walk = (node: unknown, path: string): ShapeNode => {
+  const walk = (node: unknown, path: string): ValueTreeNode => {
     if (isTensorLike(node)) {
       leaves.push(node);
       leafPaths.push(path);
@@ -68,7 +72,7 @@ export function describeTreeShape(value: unknown): DescribedTree {
         names.push(name);
         numbers.push(leaves.length);
         leaves.push(tensor);
-        leafPaths.push(`${path} tensor ${JSON.stringify(name)}`);
+        leafPaths.push(path + entrySegment(name));
       }
       return { kind: 'value', template: node, names, leaves: numbers };
     }
@@ -83,18 +87,18 @@ export function describeTreeShape(value: unknown): DescribedTree {
     const keys = Object.keys(record);
     return { kind: 'record', keys, children: keys.map((key) => walk(record[key], path + keySegment(key))) };
   };
-  const root = walk(value, '');
+  const root = walk(value, rootLabel);
   return { shape: { root, leafPaths }, leaves };
 }
 
 /**
  * Appends the tensor leaves of `value` to `out` in the leaf numbering of `shape`.
  *
- * @param root - The root of a {@link TreeShape}.
+ * @param root - The root of a {@link ValueTreeShape}.
  * @param value - A tree that the signature of the described tree validated.
  * @param out - Receives the leaves; `out[k]` is leaf number `k` when `out` starts empty.
  */
-export function gatherLeaves(root: ShapeNode, value: unknown, out: unknown[]): void {
+export function gatherLeaves(root: ValueTreeNode, value: unknown, out: unknown[]): void {
   switch (root.kind) {
     case 'tensor':
       out.push(value);
@@ -106,17 +110,17 @@ export function gatherLeaves(root: ShapeNode, value: unknown, out: unknown[]): v
     }
     case 'array': {
       const items = value as readonly unknown[];
-      for (let i = 0; i < root.children.length; i += 1) gatherLeaves(root.children[i] as ShapeNode, items[i], out);
+      for (let i = 0; i < root.children.length; i += 1) gatherLeaves(root.children[i] as ValueTreeNode, items[i], out);
       return;
     }
     case 'record': {
       const record = value as Record<string, unknown>;
-      for (let i = 0; i < root.children.length; i += 1) gatherLeaves(root.children[i] as ShapeNode, record[root.keys[i] as string], out);
+      for (let i = 0; i < root.children.length; i += 1) gatherLeaves(root.children[i] as ValueTreeNode, record[root.keys[i] as string], out);
       return;
     }
     default: {
       const map = value as ReadonlyMap<string | number, unknown>;
-      for (let i = 0; i < root.children.length; i += 1) gatherLeaves(root.children[i] as ShapeNode, map.get(root.keys[i] as string | number), out);
+      for (let i = 0; i < root.children.length; i += 1) gatherLeaves(root.children[i] as ValueTreeNode, map.get(root.keys[i] as string | number), out);
     }
   }
 }
@@ -125,23 +129,25 @@ export function gatherLeaves(root: ShapeNode, value: unknown, out: unknown[]): v
  * A new tree of this shape around `tensors`: new arrays, plain objects and Maps, exact values
  * rebuilt from their templates through the registry (`rebuildExactValue`).
  *
- * @param root - The root of a {@link TreeShape}.
+ * @param root - The root of a {@link ValueTreeShape}.
  * @param tensors - One tensor per leaf number, each with the topology of the leaf it replaces.
- * @throws TypeError or FHEliumError from `rebuildExactValue` if a registered rebuild misbehaves.
+ * @returns The new tree; its tensor leaves are the given tensors themselves.
+ * @throws TypeError or FHEliumError from `rebuildExactValue` when a tensor's topology differs from
+ *   the entry it replaces or a registered rebuild misbehaves.
  */
-export function buildTree(root: ShapeNode, tensors: readonly TensorLike[]): unknown {
+export function buildValueTree(root: ValueTreeNode, tensors: readonly TensorLike[]): unknown {
   switch (root.kind) {
     case 'tensor':
       return tensors[root.leaf];
     case 'value':
       return rebuildExactValue(root.template, entryMap(root, tensors));
     case 'array':
-      return root.children.map((child) => buildTree(child, tensors));
+      return root.children.map((child) => buildValueTree(child, tensors));
     case 'record':
       // fromEntries defines data properties, so a key such as "__proto__" stays an ordinary key.
-      return Object.fromEntries(root.keys.map((key, i) => [key, buildTree(root.children[i] as ShapeNode, tensors)]));
+      return Object.fromEntries(root.keys.map((key, i) => [key, buildValueTree(root.children[i] as ValueTreeNode, tensors)]));
     default:
-      return new Map(root.keys.map((key, i) => [key, buildTree(root.children[i] as ShapeNode, tensors)]));
+      return new Map(root.keys.map((key, i) => [key, buildValueTree(root.children[i] as ValueTreeNode, tensors)]));
   }
 }
 
@@ -149,10 +155,10 @@ export function buildTree(root: ShapeNode, tensors: readonly TensorLike[]): unkn
  * The same shape with every exact-value template replaced by one rebuilt around `tensors`, so the
  * shape no longer references the tensors of the tree it was described from.
  *
- * @param root - The root of a {@link TreeShape}.
+ * @param root - The root of a {@link ValueTreeShape}.
  * @param tensors - One tensor per leaf number.
  */
-export function rebaseTemplates(root: ShapeNode, tensors: readonly TensorLike[]): ShapeNode {
+export function rebaseTemplates(root: ValueTreeNode, tensors: readonly TensorLike[]): ValueTreeNode {
   switch (root.kind) {
     case 'tensor':
       return root;
@@ -165,6 +171,6 @@ export function rebaseTemplates(root: ShapeNode, tensors: readonly TensorLike[])
   }
 }
 
-function entryMap(node: Extract<ShapeNode, { kind: 'value' }>, tensors: readonly TensorLike[]): Map<string, TensorLike> {
+function entryMap(node: Extract<ValueTreeNode, { kind: 'value' }>, tensors: readonly TensorLike[]): Map<string, TensorLike> {
   return new Map(node.names.map((name, i) => [name, tensors[node.leaves[i] as number] as TensorLike]));
 }
