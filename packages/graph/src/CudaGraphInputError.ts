@@ -4,6 +4,8 @@
  */
 import { ExecutionInputError, type ExecutionInputErrorOptions } from '@fhelium/signature';
 
+import { bufferErrorMessage } from './bufferErrorMessage.js';
+
 /**
  * An input of a `CudaGraphProgram` (its example inputs, the inputs of a replay or a copy, a copy
  * handle, a stream) is not what the program accepts. The message names the node (`inputs[0]`,
@@ -42,17 +44,17 @@ export class CudaGraphInputError extends ExecutionInputError {
 
   /**
    * A source problem reported by the input buffer's `copyFrom` (a signature mismatch, a disposed
-   * leaf), renamed to the program's vocabulary: the buffer calls the tree `source`, the program
-   * calls it `inputs`.
+   * leaf), as an error of `where`: the program passes `path: 'inputs'` to `copyFrom`, so the
+   * buffer's message and `path` already name the program's `inputs`; only the buffer's call label
+   * is replaced.
    *
    * @param where - Label of the failing call.
    * @param error - The buffer's error.
    * @internal
    */
   static fromBuffer(where: string, error: ExecutionInputError): CudaGraphInputError {
-    const rename = (text: string): string => text.replace(/^source(?=$|[[.: ])/, 'inputs');
-    return new CudaGraphInputError(`${where}: ${rename(error.message.replace(/^ReusableValueBuffer\.copyFrom: /, ''))}`, {
-      path: error.path === undefined ? undefined : rename(error.path),
+    return new CudaGraphInputError(bufferErrorMessage(where, error.message), {
+      path: error.path,
       field: error.field,
       expected: error.expected,
       found: error.found,

@@ -2,15 +2,15 @@
  * A captured CUDA graph of an eager evaluator, with reusable dynamic inputs and a borrowed output:
  * capture once, replay on new inputs at full speed.
  */
-import { CopyHandle, type ReusableValueBuffer } from '@fhelium/buffer';
+import { CopyHandle, describeGiven, type ReusableValueBuffer } from '@fhelium/buffer';
 import { cuda, Event, Stream, type CudaGraph } from '@fhelium/cuda-native';
 import { ExecutionError, ExecutionInputError, type ValueTreeSignature } from '@fhelium/signature';
 
 import type { CudaGraphCaptureStats } from './CudaGraphCaptureStats.js';
 import { CudaGraphInputError } from './CudaGraphInputError.js';
 import { parseCaptureOptions, type CaptureOptions } from './captureOptions.js';
-import { captureProgram, type CapturedProgram } from './captureProgram.js';
-import { describeGiven } from './describeGiven.js';
+import { bufferErrorMessage } from './bufferErrorMessage.js';
+import { captureProgram, INPUTS_LABEL, type CapturedProgram } from './captureProgram.js';
 import { checkExampleStructure } from './exampleInputs.js';
 import type { OutputTree } from './OutputTree.js';
 import {
@@ -345,7 +345,7 @@ export class CudaGraphProgram<A extends unknown[], O> {
   /**
    * Validates and enqueues one copy of inputs on `stream`, after the last replay. The input buffer
    * validates the whole tree before copying anything (once: validation is most of a replay's host
-   * cost); its errors are renamed from its `source` to the program's `inputs`.
+   * cost); it names the tree `inputs` in its errors, which are rethrown as errors of `where`.
    */
   #copy(state: OpenState, inputs: A, stream: Stream, nonBlocking: boolean, waitFor: readonly Event[], where: string): CopyHandle {
     // Stream order covers a replay on the same stream; another stream waits for its event.
@@ -353,7 +353,7 @@ export class CudaGraphProgram<A extends unknown[], O> {
     const events = last === null || last === stream ? waitFor : [...waitFor, state.replayDone];
     let handle: CopyHandle;
     try {
-      handle = state.buffer.copyFrom(inputs, { stream, nonBlocking, waitFor: events });
+      handle = state.buffer.copyFrom(inputs, { stream, nonBlocking, waitFor: events, path: INPUTS_LABEL });
     } catch (error) {
       if (error instanceof ExecutionInputError) throw CudaGraphInputError.fromBuffer(where, error);
       if (error instanceof TypeError) throw renamedTypeError(where, error);
@@ -417,8 +417,7 @@ export class CudaGraphProgram<A extends unknown[], O> {
 
 const NO_EVENTS: readonly Event[] = Object.freeze([]);
 
-/** A TypeError of the input buffer about a source leaf, in the program's words (`inputs[0]`). */
+/** A TypeError of the input buffer about an input leaf (`inputs[0]`), as an error of `where`. */
 function renamedTypeError(where: string, error: TypeError): TypeError {
-  const message = error.message.replace(/^ReusableValueBuffer\.copyFrom: source(?=$|[[.: ])/, 'inputs');
-  return new TypeError(`${where}: ${message}`, { cause: error });
+  return new TypeError(bufferErrorMessage(where, error.message), { cause: error });
 }

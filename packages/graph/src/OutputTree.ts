@@ -3,12 +3,11 @@
  * the capture device, nested in arrays, records and Maps, or `null`/`undefined`), its tensors, and
  * independent copies of it.
  */
+import { buildValueTree, describeGiven, describeValueTree, type ValueTreeNode } from '@fhelium/buffer';
 import { Tensor } from '@fhelium/cuda-native';
 import { ValueTreeSignature, type TensorLike } from '@fhelium/signature';
 
-import { describeGiven } from './describeGiven.js';
 import { settleStack } from './settleStack.js';
-import { buildTree, describeTree, type TreeNode } from './valueTree.js';
 
 /** Root label of output paths. */
 export const OUTPUT_LABEL = 'output';
@@ -23,13 +22,13 @@ export class OutputTree {
   /** The output as the function returned it. */
   readonly value: unknown;
   /** The structure, or `null` for a `null`/`undefined` output. */
-  readonly root: TreeNode | null;
+  readonly root: ValueTreeNode | null;
   /** Every tensor of the output (exact-value entries included), in leaf order. */
   readonly leaves: readonly Tensor[];
   /** The path of each leaf (`output[1] tensor "c0"`). */
   readonly leafPaths: readonly string[];
 
-  private constructor(value: unknown, root: TreeNode | null, leaves: readonly Tensor[], leafPaths: readonly string[]) {
+  private constructor(value: unknown, root: ValueTreeNode | null, leaves: readonly Tensor[], leafPaths: readonly string[]) {
     this.value = value;
     this.root = root;
     this.leaves = leaves;
@@ -55,7 +54,8 @@ export class OutputTree {
       // Formatted now: a kept error must not keep the rejected output's tensors alive.
       throw settleStack(new TypeError(`${where}: ${error.message}; expected ${EXPECTED}`, { cause: error }));
     }
-    const { root, leaves, leafPaths } = describeTree(value, OUTPUT_LABEL);
+    const { shape, leaves } = describeValueTree(value, OUTPUT_LABEL);
+    const { root, leafPaths } = shape;
     leaves.forEach((leaf: TensorLike, i) => {
       const path = leafPaths[i] as string;
       if (!(leaf instanceof Tensor)) {
@@ -96,7 +96,7 @@ export class OutputTree {
         }
         clones.push(copy);
       }
-      return buildTree(this.root, clones);
+      return buildValueTree(this.root, clones);
     } catch (error) {
       for (const copy of byTensor.values()) copy.dispose();
       throw error;

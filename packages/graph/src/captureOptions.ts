@@ -1,7 +1,7 @@
 /**
  * Checking the options of `CudaGraphProgram.capture` before anything touches CUDA.
  */
-import { describeGiven } from './describeGiven.js';
+import { describeGiven } from '@fhelium/buffer';
 
 /**
  * Options of `CudaGraphProgram.capture`.

@@ -3,7 +3,7 @@
  * stream with fresh buffers, capture into a private memory pool, output checks, a synchronized
  * first replay, and the release of everything when any of it fails.
  */
-import { ReusableValueBuffer } from '@fhelium/buffer';
+import { describeValueTree, ReusableValueBuffer } from '@fhelium/buffer';
 import {
   cuda,
   CudaGraph,
@@ -21,17 +21,16 @@ import { CudaGraphCaptureError, type CudaGraphCaptureStage } from './CudaGraphCa
 import type { CudaGraphCaptureStats } from './CudaGraphCaptureStats.js';
 import { CudaGraphInputError } from './CudaGraphInputError.js';
 import type { ParsedCaptureOptions } from './captureOptions.js';
-import { isThenable } from './describeGiven.js';
 import { checkExampleStructure, exampleDevice, EXAMPLE_LABEL } from './exampleInputs.js';
 import { checkInputLiveness, type EvaluationInputs } from './inputLiveness.js';
+import { isThenable } from './isThenable.js';
 import { OutputTree } from './OutputTree.js';
 import { settleStack } from './settleStack.js';
-import { describeTree } from './valueTree.js';
 
 const WHERE = 'CudaGraphProgram.capture';
 
 /** Root label of the paths of the arguments a function is called with. */
-const INPUTS_LABEL = 'inputs';
+export const INPUTS_LABEL = 'inputs';
 
 /** Everything a ready program holds. */
 export interface CapturedProgram {
@@ -283,8 +282,8 @@ class Capture {
   }
 
   #inputsOf(args: unknown[]): EvaluationInputs {
-    const { leaves, leafPaths } = describeTree(args, INPUTS_LABEL);
-    return { leaves: leaves as Tensor[], leafPaths };
+    const { leaves, shape } = describeValueTree(args, INPUTS_LABEL);
+    return { leaves: leaves as Tensor[], leafPaths: shape.leafPaths };
   }
 
   /**

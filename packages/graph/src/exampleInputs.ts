@@ -2,12 +2,11 @@
  * Checking the example inputs of a capture: a supported tree with at least one tensor, live
  * cuda-native tensors, all on one CUDA device, no two leaves sharing storage.
  */
+import { describeGiven, describeValueTree, findSharedStorage } from '@fhelium/buffer';
 import { Tensor } from '@fhelium/cuda-native';
 import { ValueTreeSignature } from '@fhelium/signature';
 
 import { CudaGraphInputError } from './CudaGraphInputError.js';
-import { describeGiven } from './describeGiven.js';
-import { describeTree } from './valueTree.js';
 
 /** Root label of example-input paths. */
 export const EXAMPLE_LABEL = 'exampleInputs';
@@ -40,7 +39,8 @@ export function checkExampleStructure(exampleInputs: readonly unknown[], where: 
     if (error instanceof TypeError) throw new TypeError(`${where}: ${error.message}`, { cause: error });
     throw error;
   }
-  const { leaves, leafPaths } = describeTree(exampleInputs, EXAMPLE_LABEL);
+  const { leaves, shape } = describeValueTree(exampleInputs, EXAMPLE_LABEL);
+  const { leafPaths } = shape;
   if (leaves.length === 0) {
     throw new CudaGraphInputError(
       `${where}: ${EXAMPLE_LABEL}: expected at least one tensor leaf (the program's dynamic inputs live in tensors), found ${signature.toString()} without tensors`,
@@ -93,18 +93,7 @@ export function exampleDevice(examples: CheckedExamples, where: string): string 
       });
     }
   });
-  const firstUser = new Map<unknown, number>();
-  leaves.forEach((leaf, i) => {
-    const earlier = firstUser.get(leaf.storageKey);
-    if (earlier === undefined) {
-      firstUser.set(leaf.storageKey, i);
-      return;
-    }
-    const found = `${leafPaths[earlier] as string} and ${leafPaths[i] as string} share one storage`;
-    throw new CudaGraphInputError(
-      `${where}: ${EXAMPLE_LABEL}: expected every tensor leaf to have its own storage, found ${found}${leaf === leaves[earlier] ? ' (the same tensor twice)' : ' (views of one storage)'}; clone() one of them`,
-      { path: leafPaths[i] as string, field: 'storage', expected: 'storage of its own', found },
-    );
-  });
+  const shared = findSharedStorage(leaves, leafPaths);
+  if (shared !== null) throw new CudaGraphInputError(`${where}: ${EXAMPLE_LABEL}: ${shared.problem}`, shared.details);
   return first.device;
 }

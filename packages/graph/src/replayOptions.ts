@@ -2,11 +2,10 @@
  * Checking the options of `replay`, `replayPrepared` and `copyInputsFrom` before anything is
  * copied or launched.
  */
-import { CopyHandle } from '@fhelium/buffer';
+import { CopyHandle, describeGiven } from '@fhelium/buffer';
 import { Event, Stream } from '@fhelium/cuda-native';
 
 import { CudaGraphInputError } from './CudaGraphInputError.js';
-import { describeGiven } from './describeGiven.js';
 
 /** Options of `CudaGraphProgram.replay`. */
 export interface ReplayOptions {
