@@ -1,0 +1,81 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { benchEnvironment, benchProgress, benchScaling, gitCommit, median, wallSamplesUs, writeReport } from './bench.js';
+import { cuda } from './cuda.js';
+
+describe('bench harness', () => {
+  it('takes medians of odd and even sample counts without reordering the input', () => {
+    const samples = [5, 1, 4];
+    expect(median(samples)).toBe(4);
+    expect(samples).toEqual([5, 1, 4]);
+    expect(median([10, 2, 8, 4])).toBe(6);
+    expect(median([7])).toBe(7);
+    expect(() => median([])).toThrow(new RangeError('median: expected at least one sample, found none'));
+  });
+
+  it('scales repetitions by BENCH_SCALE, with at least 3 repetitions and a scale of at least 0.01', () => {
+    expect(benchScaling({}).scale).toBe(1);
+    expect(benchScaling({}).reps(200)).toBe(200);
+    const half = benchScaling({ BENCH_SCALE: '0.5' });
+    expect([half.scale, half.reps(25), half.reps(4)]).toEqual([0.5, 13, 3]);
+    expect(benchScaling({ BENCH_SCALE: '0' }).scale).toBe(0.01);
+  });
+
+  it('times each repetition alone and runs `between` untimed after each', () => {
+    const order: string[] = [];
+    const samples = wallSamplesUs(
+      4,
+      () => order.push('run'),
+      () => order.push('between'),
+    );
+    expect(samples).toHaveLength(4);
+    expect(samples.every((s) => Number.isFinite(s) && s >= 0)).toBe(true);
+    expect(order).toEqual(['run', 'between', 'run', 'between', 'run', 'between', 'run', 'between']);
+  });
+
+  it('reports the commit of a checkout, else FHELIUM_COMMIT or unknown', () => {
+    const outside = mkdtempSync(path.join(tmpdir(), 'bench-commit-'));
+    const saved = process.env.FHELIUM_COMMIT;
+    try {
+      process.env.FHELIUM_COMMIT = 'abc123';
+      expect(gitCommit(outside)).toBe('abc123');
+      delete process.env.FHELIUM_COMMIT;
+      expect(gitCommit(outside)).toBe('unknown');
+    } finally {
+      if (saved === undefined) delete process.env.FHELIUM_COMMIT;
+      else process.env.FHELIUM_COMMIT = saved;
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('starts reports with the run facts in report order', () => {
+    const env = benchEnvironment(import.meta.dirname);
+    expect(Object.keys(env)).toEqual(['date', 'commit', 'node', 'platform', 'addon', 'cudaAvailable', 'cudaUnavailableReason', 'gpu']);
+    expect(env.node).toBe(process.version);
+    expect(env.platform).toBe(`${process.platform}-${process.arch}`);
+    expect(env.cudaAvailable).toBe(cuda.isAvailable());
+    expect(env.cudaAvailable ? env.cudaUnavailableReason : env.gpu).toBeNull();
+    expect(Number.isNaN(Date.parse(env.date))).toBe(false);
+  });
+
+  it('returns what a progress section runs', () => {
+    const progress = benchProgress('test.bench');
+    expect(progress('a section', () => 42)).toBe(42);
+    expect(progress('a label')).toBeUndefined();
+  });
+
+  it('writes the report as indented JSON to the given file', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bench-report-'));
+    try {
+      const file = path.join(dir, 'out.json');
+      expect(writeReport({ benchmark: 'x', figures: { a: 1 } }, file)).toBe(file);
+      expect(readFileSync(file, 'utf8')).toBe('{\n  "benchmark": "x",\n  "figures": {\n    "a": 1\n  }\n}\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

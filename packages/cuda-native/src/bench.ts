@@ -1,0 +1,196 @@
+/**
+ * The harness shared by the packages' benchmark scripts (subpath `@fhelium/cuda-native/bench`):
+ * medians, wall-clock and CUDA-event timing loops, the BENCH_SCALE repetition scaling, the facts
+ * every report starts with (date, commit, Node, platform, addon build, GPU) and writing the JSON
+ * document to the file named by the script's first argument.
+ *
+ * Benchmark scripts (`bench/<name>.bench.mjs`) write one JSON document to the path given as their
+ * first argument, or to stdout without one, and print progress on stderr; `fhelium bench` and
+ * tools/gpu/run-benchmarks.mjs rely on that. Not a test helper: speed goals are checked by these
+ * scripts, never by timed tests.
+ */
+import { execSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+
+import { cuda } from './cuda.js';
+import { nativeInfo, type NativeInfo } from './diagnostics.js';
+import { Event } from './event.js';
+import type { Stream } from './stream.js';
+
+/**
+ * The median of `values` (the mean of the two middle values for an even count).
+ *
+ * @param values - Samples; not modified.
+ * @throws RangeError if `values` is empty (a benchmark took no sample).
+ */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new RangeError('median: expected at least one sample, found none');
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
+/** A monotonic clock in microseconds (`process.hrtime.bigint()`), for differences only. */
+export function nowUs(): number {
+  return Number(process.hrtime.bigint()) / 1000;
+}
+
+/** How many repetitions a benchmark makes, from `BENCH_SCALE`. */
+export interface BenchScaling {
+  /** `BENCH_SCALE` (default 1), at least 0.01. */
+  readonly scale: number;
+  /** `n` repetitions scaled by {@link BenchScaling.scale}, rounded, at least 3. */
+  readonly reps: (n: number) => number;
+}
+
+/**
+ * Reads `BENCH_SCALE` (default 1; below 0.01 counts as 0.01) so that quick smoke runs and long
+ * careful runs use the same script.
+ *
+ * @param env - Environment to read; default `process.env`.
+ */
+export function benchScaling(env: Readonly<Record<string, string | undefined>> = process.env): BenchScaling {
+  const scale = Math.max(0.01, Number(env.BENCH_SCALE ?? 1));
+  return { scale, reps: (n) => Math.max(3, Math.round(n * scale)) };
+}
+
+/**
+ * The commit of the git checkout containing `dir`, else `FHELIUM_COMMIT`, else `'unknown'`
+ * (an installed package has no checkout). Never throws.
+ *
+ * @param dir - A directory inside the checkout: the benchmark script's own.
+ */
+export function gitCommit(dir: string): string {
+  try {
+    return execSync('git rev-parse HEAD', { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    return process.env.FHELIUM_COMMIT ?? 'unknown';
+  }
+}
+
+/** The facts a benchmark report starts with (after its `benchmark` name), in report order. */
+export interface BenchEnvironment {
+  /** When the run started, ISO 8601. */
+  readonly date: string;
+  /** See {@link gitCommit}. */
+  readonly commit: string;
+  /** `process.version`. */
+  readonly node: string;
+  /** `linux-x64`. */
+  readonly platform: string;
+  /** The addon build; `fakeCudaRuntime` marks figures of the fake-CUDA test build, which say nothing about a GPU. */
+  readonly addon: NativeInfo;
+  readonly cudaAvailable: boolean;
+  /** Why CUDA is unavailable, or null when it is available. */
+  readonly cudaUnavailableReason: string | null;
+  /** Name of the current CUDA device, or null without CUDA. */
+  readonly gpu: string | null;
+}
+
+/**
+ * Gathers the {@link BenchEnvironment} (loads the native addon).
+ *
+ * @param dir - The benchmark script's directory, for {@link gitCommit}.
+ * @throws NativeLoadError if the native addon cannot be loaded.
+ */
+export function benchEnvironment(dir: string): BenchEnvironment {
+  const available = cuda.isAvailable();
+  return {
+    date: new Date().toISOString(),
+    commit: gitCommit(dir),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    addon: nativeInfo(),
+    cudaAvailable: available,
+    cudaUnavailableReason: available ? null : cuda.unavailableReason(),
+    gpu: available ? cuda.deviceName() : null,
+  };
+}
+
+/** Prints `[tag] label` on stderr; with `run`, then runs it and returns its result. */
+export interface BenchProgress {
+  (label: string): void;
+  <R>(label: string, run: () => R): R;
+}
+
+/**
+ * A progress printer for one script: `[tag] label` lines on stderr (stdout may carry the JSON).
+ *
+ * @param tag - The script's tag, such as `native.bench`.
+ */
+export function benchProgress(tag: string): BenchProgress {
+  function progress(label: string): void;
+  function progress<R>(label: string, run: () => R): R;
+  function progress<R>(label: string, run?: () => R): R | undefined {
+    process.stderr.write(`[${tag}] ${label}\n`);
+    return run === undefined ? undefined : run();
+  }
+  return progress;
+}
+
+/**
+ * Wall-clock samples: runs `run` `repetitions` times, timing each run alone, and `between` after
+ * each (outside the timing: draining a stream, for instance).
+ *
+ * @param repetitions - Number of samples.
+ * @param run - What one sample times.
+ * @param between - Run after every sample, untimed.
+ * @returns Microseconds per sample, in run order.
+ */
+export function wallSamplesUs(repetitions: number, run: () => void, between?: () => void): number[] {
+  const samples: number[] = [];
+  for (let r = 0; r < repetitions; r += 1) {
+    const t0 = nowUs();
+    run();
+    samples.push(nowUs() - t0);
+    between?.();
+  }
+  return samples;
+}
+
+/**
+ * GPU-time samples between two CUDA events recorded on `stream` around each run of `run` (which
+ * enqueues its work on `stream`); the host waits for the end event after each sample. Warm-up is
+ * the caller's.
+ *
+ * @param stream - The stream `run` enqueues on.
+ * @param repetitions - Number of samples.
+ * @param run - What one sample times.
+ * @returns Milliseconds per sample, in run order.
+ * @throws CudaUnavailableError without CUDA.
+ */
+export function eventSamplesMs(stream: Stream, repetitions: number, run: () => void): number[] {
+  const start = new Event();
+  const end = new Event();
+  try {
+    const samples: number[] = [];
+    for (let r = 0; r < repetitions; r += 1) {
+      start.record(stream);
+      run();
+      end.record(stream);
+      end.synchronize();
+      samples.push(start.elapsedMs(end));
+    }
+    return samples;
+  } finally {
+    start.dispose();
+    end.dispose();
+  }
+}
+
+/**
+ * Writes `report` as indented JSON (with a final newline) to `outFile`, or to stdout without one.
+ *
+ * @param report - The benchmark document.
+ * @param outFile - Default: the script's first argument (`process.argv[2]`).
+ * @returns The file written, or null for stdout.
+ */
+export function writeReport(report: unknown, outFile: string | undefined = process.argv[2]): string | null {
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  if (outFile === undefined || outFile === '') {
+    process.stdout.write(json);
+    return null;
+  }
+  writeFileSync(outFile, json);
+  return outFile;
+}
