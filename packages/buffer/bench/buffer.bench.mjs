@@ -13,42 +13,19 @@
 // - pinnedHostToDevice: throughput of copyFrom of one 64 MiB pinned leaf into a CUDA buffer,
 //   timed with CUDA events around the call on its stream. Goal: ≥ 50 GB/s.
 // CUDA sections are null when CUDA is unavailable. BENCH_SCALE (default 1) scales repetitions.
-import { execSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { ReusableValueBuffer, pinValueTree } = await import(path.join(here, '..', 'dist', 'index.js'));
-const { Tensor, Stream, Event, cuda, nativeInfo } = await import('@fhelium/cuda-native');
+const { Tensor, Stream } = await import('@fhelium/cuda-native');
+const { benchEnvironment, benchProgress, benchScaling, eventSamplesMs, median, wallSamplesUs, writeReport } = await import('@fhelium/cuda-native/bench');
 
-const scale = Math.max(0.01, Number(process.env.BENCH_SCALE ?? 1));
-const reps = (n) => Math.max(3, Math.round(n * scale));
+const { scale, reps } = benchScaling();
 const LEAF_COUNTS = [1, 16, 256];
 const LEAF_ELEMENTS = 256; // float32: 1 KiB per leaf
 
-function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-function nowUs() {
-  return Number(process.hrtime.bigint()) / 1000;
-}
-
-function commit() {
-  try {
-    return execSync('git rev-parse HEAD', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-  } catch {
-    return process.env.FHELIUM_COMMIT ?? 'unknown';
-  }
-}
-
-function progress(label, fn) {
-  process.stderr.write(`[buffer.bench] ${label}\n`);
-  return fn();
-}
+const progress = benchProgress('buffer.bench');
 
 /** A record of `leaves` float32 tensors (nested in two levels so the walk is not flat). */
 function makeTree(leaves, options = {}) {
@@ -69,13 +46,13 @@ function hostCost(buffer, source, copyOptions, settle) {
   const calls = Math.max(50, Math.round(20_000 / Object.values(source).flat().length));
   for (let i = 0; i < calls; i += 1) buffer.copyFrom(source, copyOptions);
   settle();
-  const perCall = [];
-  for (let r = 0; r < reps(25); r += 1) {
-    const t0 = nowUs();
-    for (let i = 0; i < calls; i += 1) buffer.copyFrom(source, copyOptions);
-    perCall.push((nowUs() - t0) / calls);
-    settle();
-  }
+  const perCall = wallSamplesUs(
+    reps(25),
+    () => {
+      for (let i = 0; i < calls; i += 1) buffer.copyFrom(source, copyOptions);
+    },
+    settle,
+  ).map((us) => us / calls);
   return { callsPerRepetition: calls, repetitions: perCall.length, usPerCall: median(perCall) };
 }
 
@@ -106,37 +83,23 @@ function benchThroughput() {
   const buffer = ReusableValueBuffer.like(example, { device: 'cuda' });
   const source = pinValueTree(example);
   const stream = new Stream('cuda');
-  const start = new Event();
-  const end = new Event();
   for (let w = 0; w < 3; w += 1) buffer.copyFrom(source, { stream });
   stream.synchronize();
-  const gbps = [];
-  for (let r = 0; r < reps(30); r += 1) {
-    start.record(stream);
-    buffer.copyFrom(source, { stream });
-    end.record(stream);
-    end.synchronize();
-    gbps.push(bytes / (start.elapsedMs(end) * 1e-3) / 1e9);
-  }
+  const gbps = eventSamplesMs(stream, reps(30), () => buffer.copyFrom(source, { stream })).map((ms) => bytes / (ms * 1e-3) / 1e9);
   buffer.close();
   source.payload.dispose();
   example.payload.dispose();
-  for (const x of [start, end, stream]) x.dispose();
+  stream.dispose();
   return { bytes, repetitions: gbps.length, gbPerSecond: median(gbps), goalGbPerSecond: 50 };
 }
 
-const available = cuda.isAvailable();
+const environment = benchEnvironment(here);
+const available = environment.cudaAvailable;
 const report = {
   benchmark: '@fhelium/buffer',
-  date: new Date().toISOString(),
-  commit: commit(),
-  node: process.version,
-  platform: `${process.platform}-${process.arch}`,
-  // Carries fakeCudaRuntime: figures from the fake-CUDA test build say nothing about a GPU.
-  addon: nativeInfo(),
-  cudaAvailable: available,
-  cudaUnavailableReason: available ? null : cuda.unavailableReason(),
-  gpu: available ? cuda.deviceName() : null,
+  // date, commit, node, platform, addon (with fakeCudaRuntime: figures from the fake-CUDA test
+  // build say nothing about a GPU), cudaAvailable, cudaUnavailableReason, gpu.
+  ...environment,
   scale,
   leafBytes: LEAF_ELEMENTS * 4,
   copyFromHostCost: {
@@ -147,7 +110,5 @@ const report = {
   goals: { copyFromUs: '2 + 0.5 per leaf (CUDA target)', pinnedHostToDeviceGbPerSecond: 50 },
 };
 
-const json = `${JSON.stringify(report, null, 2)}\n`;
-if (process.argv[2]) writeFileSync(process.argv[2], json);
-else process.stdout.write(json);
-process.stderr.write(`[buffer.bench] done${process.argv[2] ? `, written to ${process.argv[2]}` : ''}\n`);
+const written = writeReport(report);
+progress(`done${written === null ? '' : `, written to ${written}`}`);

@@ -16,48 +16,25 @@
 // - copies: host-to-device (pinned and pageable) and device-to-host (pinned) bandwidth of
 //   Tensor.copy_ at 64 MiB, timed with CUDA events.
 // CUDA sections are null when CUDA is unavailable. BENCH_SCALE (default 1) scales repetitions.
-import { execSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const lib = await import(path.join(here, '..', 'dist', 'index.js'));
-const { Tensor, CudaGraph, Event, Stream, withStream, addMod, modulusTable, cuda, nativeNoop, nativeInfo } = lib;
+const { Tensor, CudaGraph, Event, Stream, withStream, addMod, modulusTable, cuda, nativeNoop } = lib;
 const { loadNative } = lib;
+const { benchEnvironment, benchProgress, benchScaling, eventSamplesMs, median, nowUs, wallSamplesUs, writeReport } = await import(path.join(here, '..', 'dist', 'bench.js'));
 
-const scale = Math.max(0.01, Number(process.env.BENCH_SCALE ?? 1));
-const reps = (n) => Math.max(3, Math.round(n * scale));
+const { scale, reps } = benchScaling();
 const CHAIN = 100;
 const SMALL_N = 1024;
-
-function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-function nowUs() {
-  return Number(process.hrtime.bigint()) / 1000;
-}
-
-function commit() {
-  try {
-    return execSync('git rev-parse HEAD', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-  } catch {
-    return process.env.FHELIUM_COMMIT ?? 'unknown';
-  }
-}
 
 function benchNapi() {
   loadNative();
   const calls = 100_000;
-  const perCall = [];
-  for (let r = 0; r < reps(30); r++) {
-    const t0 = nowUs();
+  const perCall = wallSamplesUs(reps(30), () => {
     for (let i = 0; i < calls; i++) nativeNoop();
-    perCall.push(((nowUs() - t0) * 1000) / calls);
-  }
+  }).map((us) => (us * 1000) / calls);
   return { callsPerRepetition: calls, repetitions: perCall.length, nsPerCall: median(perCall) };
 }
 
@@ -78,12 +55,7 @@ function launchChain(x, y, moduli) {
 function benchCpuKernels(n) {
   const { x, y, moduli } = smallOperands('cpu', n);
   launchChain(x, y, moduli);
-  const perKernel = [];
-  for (let r = 0; r < reps(200); r++) {
-    const t0 = nowUs();
-    launchChain(x, y, moduli);
-    perKernel.push((nowUs() - t0) / CHAIN);
-  }
+  const perKernel = wallSamplesUs(reps(200), () => launchChain(x, y, moduli)).map((us) => us / CHAIN);
   for (const t of [x, y, moduli]) t.dispose();
   return { chain: CHAIN, elements: n, repetitions: perKernel.length, usPerKernel: median(perKernel) };
 }
@@ -142,21 +114,10 @@ function benchCudaKernels() {
 }
 
 function bandwidth(dst, src, nonBlocking) {
-  const start = new Event();
-  const end = new Event();
   const stream = Stream.current();
   for (let w = 0; w < 3; w++) dst.copy_(src, { nonBlocking });
   cuda.synchronize();
-  const gbps = [];
-  for (let r = 0; r < reps(30); r++) {
-    start.record(stream);
-    dst.copy_(src, { nonBlocking });
-    end.record(stream);
-    end.synchronize();
-    gbps.push(src.nbytes / (start.elapsedMs(end) * 1e-3) / 1e9);
-  }
-  start.dispose();
-  end.dispose();
+  const gbps = eventSamplesMs(stream, reps(30), () => dst.copy_(src, { nonBlocking })).map((ms) => src.nbytes / (ms * 1e-3) / 1e9);
   return { bytes: src.nbytes, repetitions: gbps.length, gbPerSecond: median(gbps) };
 }
 
@@ -174,21 +135,12 @@ function benchCopies() {
   return result;
 }
 
-const available = cuda.isAvailable();
-const progress = (label, fn) => {
-  process.stderr.write(`[native.bench] ${label}\n`);
-  return fn();
-};
+const progress = benchProgress('native.bench');
+const environment = benchEnvironment(here);
+const available = environment.cudaAvailable;
 const report = {
   benchmark: '@fhelium/cuda-native',
-  date: new Date().toISOString(),
-  commit: commit(),
-  node: process.version,
-  platform: `${process.platform}-${process.arch}`,
-  addon: nativeInfo(),
-  cudaAvailable: available,
-  cudaUnavailableReason: available ? null : cuda.unavailableReason(),
-  gpu: available ? cuda.deviceName() : null,
+  ...environment,
   scale,
   napi: progress('napi no-op', benchNapi),
   cpuKernels: progress('cpu kernel chain', () => benchCpuKernels(SMALL_N)),
@@ -202,7 +154,4 @@ const report = {
     pinnedHostToDeviceGbPerSecond: 50,
   },
 };
-const json = `${JSON.stringify(report, null, 2)}\n`;
-const outFile = process.argv[2];
-if (outFile) writeFileSync(outFile, json);
-else process.stdout.write(json);
+writeReport(report);

@@ -19,40 +19,18 @@
 //   ≥ 4× faster replayed) and n16-l23; ms per evaluation from CUDA events over a burst.
 // - ckksMatrixVector: 256×256 matrixVector at n14-l7, eager vs replayed (goal: ≤ 2 ms replayed).
 // BENCH_SCALE (default 1) scales repetitions; BENCH_CKKS=0 skips the CKKS sections.
-import { execSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { CudaGraphProgram } = await import(path.join(here, '..', 'dist', 'index.js'));
-const { Tensor, Stream, Event, cuda, nativeInfo, withStream, addMod, mulMod, modulusTable } = await import('@fhelium/cuda-native');
+const { Tensor, Stream, Event, cuda, withStream, addMod, mulMod, modulusTable } = await import('@fhelium/cuda-native');
+const { benchEnvironment, benchProgress, benchScaling, eventSamplesMs, median, wallSamplesUs, writeReport } = await import('@fhelium/cuda-native/bench');
 
-const scale = Math.max(0.01, Number(process.env.BENCH_SCALE ?? 1));
-const reps = (n) => Math.max(3, Math.round(n * scale));
+const { scale, reps } = benchScaling();
 const PRIMES = [(1n << 60n) - 93n, (1n << 40n) - 87n, (1n << 61n) - 1n, 97n];
 
-function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-function nowUs() {
-  return Number(process.hrtime.bigint()) / 1000;
-}
-
-function commit() {
-  try {
-    return execSync('git rev-parse HEAD', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-  } catch {
-    return process.env.FHELIUM_COMMIT ?? 'unknown';
-  }
-}
-
-function progress(label) {
-  process.stderr.write(`[graph.bench] ${label}\n`);
-}
+const progress = benchProgress('graph.bench');
 
 /** Reduced random limbs of shape [limbs, n] (limb l modulo PRIMES[l % 4]). */
 function randomLimbs(limbs, n, seed, options) {
@@ -70,23 +48,14 @@ function randomLimbs(limbs, n, seed, options) {
 
 /** Median CUDA-event milliseconds of `fn` over bursts of `calls` calls on `stream`. */
 function eventMs(stream, calls, repetitions, fn) {
-  const start = new Event();
-  const end = new Event();
   withStream(stream, () => fn());
   stream.synchronize();
-  const samples = [];
-  for (let r = 0; r < repetitions; r += 1) {
-    start.record(stream);
+  const samples = eventSamplesMs(stream, repetitions, () =>
     withStream(stream, () => {
       for (let i = 0; i < calls; i += 1) fn();
-    });
-    end.record(stream);
-    end.synchronize();
-    samples.push(start.elapsedMs(end) / calls);
-  }
-  start.dispose();
-  end.dispose();
-  return median(samples);
+    }),
+  );
+  return median(samples.map((ms) => ms / calls));
 }
 
 function replayHostOverhead() {
@@ -111,20 +80,14 @@ function replayHostOverhead() {
   const stream = new Stream(device);
   const burst = 100;
   const measure = (fn) => {
-    const perCall = [];
-    withStream(stream, () => {
-      for (let i = 0; i < burst; i += 1) fn();
-    });
-    stream.synchronize();
-    for (let r = 0; r < reps(50); r += 1) {
+    const bursts = () =>
       withStream(stream, () => {
-        const t0 = nowUs();
         for (let i = 0; i < burst; i += 1) fn();
-        perCall.push((nowUs() - t0) / burst);
       });
-      stream.synchronize();
-    }
-    return median(perCall);
+    bursts();
+    stream.synchronize();
+    const perBurst = wallSamplesUs(reps(50), bursts, () => stream.synchronize());
+    return median(perBurst.map((us) => us / burst));
   };
   const result = {
     leaves,
@@ -274,27 +237,24 @@ function ckksMatrixVector(ckks) {
   return result;
 }
 
-const available = cuda.isAvailable();
+const environment = benchEnvironment(here);
+const available = environment.cudaAvailable;
 const ckks = available ? await loadCkks() : null;
+// This report's own header (no platform, `cuda` rather than cudaAvailable): the CLI reads it so.
 const report = {
   benchmark: '@fhelium/graph',
-  date: new Date().toISOString(),
-  commit: commit(),
-  node: process.version,
+  date: environment.date,
+  commit: environment.commit,
+  node: environment.node,
   // Carries fakeCudaRuntime: figures from the fake-CUDA test build say nothing about a GPU.
-  addon: nativeInfo(),
+  addon: environment.addon,
   cuda: available,
-  gpu: available ? cuda.deviceName() : null,
+  gpu: environment.gpu,
   scale,
   replayHostOverhead: available ? replayHostOverhead() : null,
   pipelinedOverlap: available ? pipelinedOverlap() : null,
   ckksMulRelinRescale: ckks === null ? null : ['n14-l7', 'n16-l23'].map((preset) => ckksMulRelinRescale(ckks, preset)),
   ckksMatrixVector: ckks === null ? null : ckksMatrixVector(ckks),
 };
-const json = `${JSON.stringify(report, null, 2)}\n`;
-if (process.argv[2] !== undefined) {
-  writeFileSync(process.argv[2], json);
-  progress(`wrote ${process.argv[2]}`);
-} else {
-  process.stdout.write(json);
-}
+const written = writeReport(report);
+if (written !== null) progress(`wrote ${written}`);
