@@ -107,36 +107,40 @@ function cachedBasisPrimes(parameters: CkksParameters, level: number, basis: Mod
 /**
  * An unambiguous string of everything {@link computeState} reads besides the parameters, or null
  * when an extra entry is not a primitive (such inputs are not cached). Each primitive is tagged
- * with its type (`1`, `1n` and `"1"` differ) and strings are JSON-quoted, so different inputs never
- * share a key. `-0` and `0` share one, as they share canonical metadata.
+ * with its type (`1`, `1n` and `"1"` differ) and every string is length-prefixed, so different
+ * inputs never share a key. `-0` and `0` share one, as they share canonical metadata.
  */
 function stateCacheKey(input: CkksStateInput): string | null {
   let key = `${input.level}|${input.basis}|${input.domain}|${input.components}|`;
   const leading = input.leadingDims;
   if (leading !== undefined) {
-    for (let i = 0; i < leading.length; i += 1) key += `${JSON.stringify(leading[i]![0])}:${leading[i]![1]},`;
+    for (let i = 0; i < leading.length; i += 1) {
+      const [name, size] = leading[i]!;
+      key += `${name.length}:${name}=${size},`;
+    }
   }
   const extra = input.extra;
   for (const name in extra) {
     // Spread (what canonicalization sees) copies own properties only.
     if (!Object.hasOwn(extra, name)) return null;
     const value = extra[name];
+    key += `|${name.length}:${name}=`;
     switch (typeof value) {
       case 'number':
-        key += `|${JSON.stringify(name)}=n${value}`;
+        key += `n${value}`;
         break;
       case 'string':
-        key += `|${JSON.stringify(name)}=s${JSON.stringify(value)}`;
+        key += `s${value.length}:${value}`;
         break;
       case 'bigint':
-        key += `|${JSON.stringify(name)}=b${value}`;
+        key += `b${value}`;
         break;
       case 'boolean':
-        key += `|${JSON.stringify(name)}=t${value}`;
+        key += `t${value}`;
         break;
       default:
         if (value !== null) return null;
-        key += `|${JSON.stringify(name)}=null`;
+        key += 'null';
     }
   }
   return key;
@@ -201,6 +205,8 @@ export abstract class CkksValue implements TensorResident {
   readonly #data: Tensor;
   readonly #owned: boolean;
   readonly #metadata: CanonicalMetadata;
+  /** Cached views of `data.select(0, i)` (see {@link _component}); null until the first. */
+  #views: (Tensor | undefined)[] | null = null;
   #disposed = false;
 
   /** @param owned - whether {@link dispose} releases `data`. */
@@ -281,10 +287,41 @@ export abstract class CkksValue implements TensorResident {
     return this.withData(data, false);
   }
 
-  /** Releases the tensor (when owned); idempotent. Later use of the value throws. */
+  /**
+   * For the engine, not a public API: the view `data.select(0, index)` (component `index` of a
+   * ciphertext or plaintext, digit `index` of a key-switching key), made on first use and kept, so
+   * operations reading the same operand again make no new view (a view costs a JS object and a
+   * finalizer registration). The view belongs to the value: the caller must not dispose it;
+   * {@link dispose} releases it (it holds the storage alive until then, also for a borrowed tensor).
+   * @internal
+   * @throws {CkksValueError} after {@link dispose}, or for an index that is not an integer in
+   *   [0, data.shape[0]).
+   */
+  _component(index: number): Tensor {
+    this.assertLive('_component');
+    let views = this.#views;
+    if (views === null) {
+      views = [];
+      this.#views = views;
+    }
+    const cached = views[index];
+    if (cached !== undefined) return cached;
+    const size = this.#data.shape[0]!;
+    if (!Number.isInteger(index) || index < 0 || index >= size) {
+      throw new CkksValueError(this.valueType, '_component', `expected an index in [0, ${size - 1}] of dimension 0, got ${String(index)}`);
+    }
+    const view = this.#data.select(0, index);
+    views[index] = view;
+    return view;
+  }
+
+  /** Releases the tensor (when owned) and the cached component views; idempotent. Later use of the value throws. */
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
+    const views = this.#views;
+    this.#views = null;
+    if (views !== null) for (const view of views) view?.dispose();
     if (this.#owned) this.#data.dispose();
   }
 
