@@ -373,12 +373,12 @@ export class CkksEngine {
       );
       const v = scope.component(small, 0);
       for (let c = 0; c < 2; c += 1) {
-        const pkc = scope.narrow(scope.component(pk.data, c), 0, 0, limbs);
+        const pkc = scope.narrow(pk._component(c), 0, 0, limbs);
         mulMod(pkc, v, lt.moduliQ, { out: scope.component(out, c) });
       }
       addMod(out, scope.narrow(small, 0, 1, 2), lt.moduliQ, { out });
       const c0 = scope.component(out, 0);
-      addMod(c0, scope.component(pt.data, 0), lt.moduliQ, { out: c0 });
+      addMod(c0, pt._component(0), lt.moduliQ, { out: c0 });
       return new Ciphertext({ parameters: p, data: out, level, scale: pt.scale, domain: 'ntt', keyId: pk.keyId, components: 2 });
     } catch (error) {
       out.dispose();
@@ -402,10 +402,10 @@ export class CkksEngine {
       const c1 = scope.component(out, 1);
       c1.copy_(scope.add(uniformPoly(ctx, primes)));
       const e = scope.component(scope.add(smallPolysNtt(ctx, [sampleGaussian(this.#random, p.ringDegree)], { level })), 0);
-      const s = scope.narrow(scope.component(sk.data, 0), 0, 0, limbs);
+      const s = scope.narrow(sk._component(0), 0, 0, limbs);
       mulMod(c1, s, lt.moduliQ, { out: c0 });
       subMod(e, c0, lt.moduliQ, { out: c0 });
-      addMod(c0, scope.component(pt.data, 0), lt.moduliQ, { out: c0 });
+      addMod(c0, pt._component(0), lt.moduliQ, { out: c0 });
       return new Ciphertext({ parameters: p, data: out, level, scale: pt.scale, domain: 'ntt', keyId: sk.keyId, components: 2 });
     } catch (error) {
       out.dispose();
@@ -434,11 +434,11 @@ export class CkksEngine {
     const scope = new Scope();
     try {
       const m = scope.component(out, 0);
-      const s = scope.narrow(scope.component(secretKey.data, 0), 0, 0, limbs);
+      const s = scope.narrow(secretKey._component(0), 0, 0, limbs);
       // Horner: ((c2·s + c1)·s + c0); the first product reads the last component directly.
-      mulMod(scope.component(ct.data, ct.components - 1), s, moduli, { out: m });
+      mulMod(ct._component(ct.components - 1), s, moduli, { out: m });
       for (let c = ct.components - 2; c >= 0; c -= 1) {
-        addMod(m, scope.component(ct.data, c), moduli, { out: m });
+        addMod(m, ct._component(c), moduli, { out: m });
         if (c > 0) mulMod(m, s, moduli, { out: m });
       }
       return new Plaintext({ parameters: p, data: out, level: ct.level, scale: ct.scale, domain: 'ntt' });
@@ -516,7 +516,7 @@ export class CkksEngine {
     const scope = new Scope();
     try {
       const c0 = scope.component(out, 0);
-      addMod(c0, scope.component(pt.data, 0), this._tables.levels[ct.level]!.moduliQ, { out: c0 });
+      addMod(c0, pt._component(0), this._tables.levels[ct.level]!.moduliQ, { out: c0 });
       return this.wrapLike(ct, out, ct.level, ct.scale, ct.components);
     } catch (error) {
       out.dispose();
@@ -539,8 +539,9 @@ export class CkksEngine {
     const out = Tensor.empty(ct.data.shape, { dtype: 'uint64', device: this.device });
     const scope = new Scope();
     try {
-      const m = scope.component(pt.data, 0);
-      for (let c = 0; c < ct.components; c += 1) mulMod(scope.component(ct.data, c), m, moduli, { out: scope.component(out, c) });
+      // Operand components are the values' cached views (owned by them, not by the scope).
+      const m = pt._component(0);
+      for (let c = 0; c < ct.components; c += 1) mulMod(ct._component(c), m, moduli, { out: scope.component(out, c) });
       return this.wrapLike(ct, out, ct.level, ct.scale * pt.scale, ct.components);
     } catch (error) {
       out.dispose();
@@ -567,8 +568,13 @@ export class CkksEngine {
     const out = Tensor.empty([3, a.level + 1, this.parameters.ringDegree], { dtype: 'uint64', device: this.device });
     const scope = new Scope();
     try {
-      const [a0, a1, b0, b1] = [scope.component(a.data, 0), scope.component(a.data, 1), scope.component(b.data, 0), scope.component(b.data, 1)];
-      const [d0, d1, d2] = [scope.component(out, 0), scope.component(out, 1), scope.component(out, 2)];
+      const a0 = a._component(0);
+      const a1 = a._component(1);
+      const b0 = b._component(0);
+      const b1 = b._component(1);
+      const d0 = scope.component(out, 0);
+      const d1 = scope.component(out, 1);
+      const d2 = scope.component(out, 2);
       mulMod(a0, b0, moduli, { out: d0 });
       mulMod(a1, b1, moduli, { out: d2 });
       const cross = scope.add(mulMod(a1, b0, moduli));
@@ -597,7 +603,7 @@ export class CkksEngine {
     checkKeyCovers(relinearizationKey, ct.level, op, 'relinearizationKey');
     const scope = new Scope();
     try {
-      const ks = keySwitch(this._tables, ct.level, this.parameters.alpha, scope.component(ct.data, 2), relinearizationKey.data);
+      const ks = keySwitch(this._tables, ct.level, this.parameters.alpha, ct._component(2), relinearizationKey.data);
       try {
         addMod(scope.narrow(ct.data, 0, 0, 2), ks, this._tables.levels[ct.level]!.moduliQ, { out: ks });
         return this.wrapLike(ct, ks, ct.level, ct.scale, 2);
@@ -671,14 +677,24 @@ export class CkksEngine {
     if (typeof steps !== 'number' || !Number.isSafeInteger(steps)) throw new CkksArgumentError(`${op}: steps must be a safe integer, got ${describe(steps)}`);
     const g = galoisElementForRotation(steps, this.parameters.logN);
     if (g === 1) return null;
-    const candidates: RotationKey[] =
-      keys instanceof RotationKey ? [keys] : keys instanceof Map ? [...keys.values()] : Array.isArray(keys) ? [...keys] : [];
     if (!(keys instanceof RotationKey) && !(keys instanceof Map) && !Array.isArray(keys)) {
       throw new CkksArgumentError(`${op}: rotationKeys must be a Map of RotationKey by step, an array of RotationKey or one RotationKey, got ${describe(keys)}`);
     }
-    const key = candidates.find((k) => k instanceof RotationKey && k.galoisElement === g);
+    // Searched in place (no copy of the candidates): the first RotationKey with this Galois element.
+    let key: RotationKey | undefined;
+    if (keys instanceof RotationKey) {
+      if (keys.galoisElement === g) key = keys;
+    } else {
+      for (const k of keys.values()) {
+        if (k instanceof RotationKey && k.galoisElement === g) {
+          key = k;
+          break;
+        }
+      }
+    }
     if (key === undefined) {
-      const have = [...new Set(candidates.filter((k) => k instanceof RotationKey).map((k) => k.steps))].sort((x, y) => x - y);
+      const candidates: unknown[] = keys instanceof RotationKey ? [keys] : [...keys.values()];
+      const have = [...new Set(candidates.filter((k): k is RotationKey => k instanceof RotationKey).map((k) => k.steps))].sort((x, y) => x - y);
       throw new CkksMissingKeyError(
         `${op}: no rotation key for ${steps} steps (Galois element ${g}, left rotation ${((steps % this.slots) + this.slots) % this.slots}); ` +
           `keys given for left rotations [${have.join(', ')}]; generate it with generateKeys({ rotations: [${steps}] })`,
@@ -751,7 +767,7 @@ export class CkksEngine {
     try {
       const moduli = this._tables.levels[ct.level]!.moduliQ;
       const needsKeySwitch = keys.some((k) => k !== null);
-      const digits = needsKeySwitch ? scope.add(modUpToDigits(this._tables, ct.level, this.parameters.alpha, scope.component(ct.data, 1))) : null;
+      const digits = needsKeySwitch ? scope.add(modUpToDigits(this._tables, ct.level, this.parameters.alpha, ct._component(1))) : null;
       keys.forEach((key) => {
         if (key === null) {
           results.push(ct.clone());
@@ -763,7 +779,7 @@ export class CkksEngine {
           const ks = keySwitchDigits(this._tables, ct.level, rotatedDigits, key.data);
           try {
             const k0 = inner.component(ks, 0);
-            const c0 = inner.add(automorphismNtt(inner.component(ct.data, 0), key.galoisElement));
+            const c0 = inner.add(automorphismNtt(ct._component(0), key.galoisElement));
             addMod(k0, c0, moduli, { out: k0 });
             results.push(this.wrapLike(ct, ks, ct.level, ct.scale, 2));
           } catch (error) {
