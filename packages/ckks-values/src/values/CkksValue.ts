@@ -79,9 +79,10 @@ export function buildState(parameters: CkksParameters, input: CkksStateInput): C
 
 /**
  * Most states kept per parameter set; the oldest is dropped beyond it. A pipeline reuses a few
- * (level, scale, key, components) combinations; a miss only costs one canonicalization.
+ * (level, scale, key, components) combinations; a miss only costs one canonicalization. Exported
+ * for the tests, not from the package.
  */
-const STATE_CACHE_LIMIT = 512;
+export const STATE_CACHE_LIMIT = 512;
 
 /** Built states per parameter set (weak, so parameter sets are still collected). */
 const stateCaches = new WeakMap<CkksParameters, Map<string, CkksValueState>>();
