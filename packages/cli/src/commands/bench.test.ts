@@ -10,6 +10,8 @@ import { runCli } from '../runCli.js';
 import { memoryIo } from '../testing/memoryIo.js';
 import { benchEnvironment } from './bench.js';
 
+const cliPackageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
 describe('fhelium bench', () => {
   it('runs a suite script in a child process and writes one JSON record with host, commit and figures', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'fhelium-bench-'));
@@ -19,7 +21,7 @@ describe('fhelium bench', () => {
     expect(io.stderrText()).toMatch(/│ \[native\.bench\] napi no-op/);
     expect(code).toBe(0);
     const record = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as BenchRecord;
-    expect(record).toMatchObject({ format: 'fhelium-bench', formatVersion: 1, device: 'cpu', cliVersion: '0.1.0' });
+    expect(record).toMatchObject({ format: 'fhelium-bench', formatVersion: 1, device: 'cpu', cliVersion: cliPackageVersion });
     expect(Date.parse(record.date)).toBeGreaterThan(Date.parse('2026-01-01'));
     expect(record.host.gpu).toBeNull();
     expect(record.host.cpuCores).toBeGreaterThan(0);

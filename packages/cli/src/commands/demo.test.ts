@@ -101,7 +101,12 @@ describe('the fhelium executable', () => {
 
   it('runs the demo as a child process with exit code 0, results on stdout and progress on stderr', () => {
     expect(existsSync(bin), `${bin} is missing: build the package first (npx tsc -b tsconfig.lib.json)`).toBe(true);
-    const run = spawnSync(process.execPath, [bin, 'demo', '--device', 'cpu', '--preset', 'test-n10-l3', '--allow-insecure', '--size', '8'], { encoding: 'utf8' });
+    // Plain output whatever the runner's environment says (Nx and CI may set FORCE_COLOR).
+    const { FORCE_COLOR: _forced, ...env } = process.env;
+    const run = spawnSync(process.execPath, [bin, 'demo', '--device', 'cpu', '--preset', 'test-n10-l3', '--allow-insecure', '--size', '8'], {
+      encoding: 'utf8',
+      env: { ...env, NO_COLOR: '1' },
+    });
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/max error\s+\S+ \(bound 8\.00e-5/);
     expect(run.stderr).toMatch(/✓ matrixVector/);

@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { cuda, nativeInfo } from '@fhelium/cuda-native';
 import { describe, expect, it } from 'vitest';
 
 import { runCli } from '../runCli.js';
 import { memoryIo } from '../testing/memoryIo.js';
 import { formatBytes, type InfoReport } from './info.js';
+
+const cliPackageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 describe('fhelium info', () => {
   it('reports versions, the addon build, CUDA availability with the reason, devices and memory', async () => {
@@ -29,7 +32,7 @@ describe('fhelium info', () => {
     const io = memoryIo();
     expect(await runCli(['info', '--json'], io)).toBe(0);
     const report = JSON.parse(io.stdoutText()) as InfoReport;
-    expect(report.cli).toBe('0.1.0');
+    expect(report.cli).toBe(cliPackageVersion);
     expect(report.addon).toMatchObject({ loaded: true, hasCuda: nativeInfo().hasCuda });
     expect(report.cudaAvailable).toBe(cuda.isAvailable());
     expect(report.cudaUnavailableReason).toBe(cuda.isAvailable() ? null : cuda.unavailableReason());
