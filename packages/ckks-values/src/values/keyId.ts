@@ -13,12 +13,18 @@ export function newKeyId(): string {
   return randomBytes(16).toString('hex');
 }
 
+/** The last key id {@link checkKeyId} accepted (a string that matched {@link KEY_ID_PATTERN}); null before the first. */
+let lastAccepted: string | null = null;
+
 /**
  * Returns `keyId` after checking that it is 32 lowercase hex digits.
  *
  * @throws {CkksValueError} naming `valueType` and the `keyId` field otherwise.
  */
 export function checkKeyId(valueType: string, keyId: unknown): string {
+  // Every value of an engine pipeline carries the same id: equal to the last accepted one means
+  // valid, without running the pattern again.
+  if (lastAccepted !== null && keyId === lastAccepted) return lastAccepted;
   if (typeof keyId !== 'string' || !KEY_ID_PATTERN.test(keyId)) {
     throw new CkksValueError(
       valueType,
@@ -26,5 +32,6 @@ export function checkKeyId(valueType: string, keyId: unknown): string {
       `expected 32 lowercase hex digits (a 128-bit id, see newKeyId()), got ${typeof keyId === 'string' ? JSON.stringify(keyId) : String(keyId)}`,
     );
   }
+  lastAccepted = keyId;
   return keyId;
 }
