@@ -512,17 +512,14 @@ export class CkksEngine {
     checkPlaintext(this, pt, op);
     sameLevel(ct, pt, op, 'ct', 'pt');
     sameScale(ct, pt, op, 'ct', 'pt');
-    const out = ct.data.clone();
-    const scope = new Scope();
+    const result = this.wrapLike(ct, ct.data.clone(), ct.level, ct.scale, ct.components);
     try {
-      const c0 = scope.component(out, 0);
+      const c0 = result._component(0);
       addMod(c0, pt._component(0), this._tables.levels[ct.level]!.moduliQ, { out: c0 });
-      return this.wrapLike(ct, out, ct.level, ct.scale, ct.components);
+      return result;
     } catch (error) {
-      out.dispose();
+      result.dispose();
       throw error;
-    } finally {
-      scope.dispose();
     }
   }
 
@@ -536,18 +533,17 @@ export class CkksEngine {
     checkPlaintext(this, pt, op);
     sameLevel(ct, pt, op, 'ct', 'pt');
     const moduli = this._tables.levels[ct.level]!.moduliQ;
-    const out = Tensor.empty(ct.data.shape, { dtype: 'uint64', device: this.device });
-    const scope = new Scope();
+    // The result is wrapped first (so a product scale it refuses throws before any kernel) and
+    // written through its own cached component views, which the next operation on it reuses.
+    const result = this.wrapLike(ct, Tensor.empty(ct.data.shape, { dtype: 'uint64', device: this.device }), ct.level, ct.scale * pt.scale, ct.components);
     try {
-      // Operand components are the values' cached views (owned by them, not by the scope).
+      // Operand components are the values' cached views (owned by them, not released here).
       const m = pt._component(0);
-      for (let c = 0; c < ct.components; c += 1) mulMod(ct._component(c), m, moduli, { out: scope.component(out, c) });
-      return this.wrapLike(ct, out, ct.level, ct.scale * pt.scale, ct.components);
+      for (let c = 0; c < ct.components; c += 1) mulMod(ct._component(c), m, moduli, { out: result._component(c) });
+      return result;
     } catch (error) {
-      out.dispose();
+      result.dispose();
       throw error;
-    } finally {
-      scope.dispose();
     }
   }
 
@@ -566,26 +562,27 @@ export class CkksEngine {
     sameLevel(a, b, op, 'a', 'b');
     const moduli = this._tables.levels[a.level]!.moduliQ;
     const out = Tensor.empty([3, a.level + 1, this.parameters.ringDegree], { dtype: 'uint64', device: this.device });
-    const scope = new Scope();
+    // Wrapped first, written through its cached views (relinearize then reads component 2 from them).
+    const result = this.wrapLike(a, out, a.level, a.scale * b.scale, 3);
     try {
       const a0 = a._component(0);
       const a1 = a._component(1);
       const b0 = b._component(0);
       const b1 = b._component(1);
-      const d0 = scope.component(out, 0);
-      const d1 = scope.component(out, 1);
-      const d2 = scope.component(out, 2);
-      mulMod(a0, b0, moduli, { out: d0 });
-      mulMod(a1, b1, moduli, { out: d2 });
-      const cross = scope.add(mulMod(a1, b0, moduli));
-      mulMod(a0, b1, moduli, { out: d1 });
-      addMod(d1, cross, moduli, { out: d1 });
-      return new Ciphertext({ parameters: this.parameters, data: out, level: a.level, scale: a.scale * b.scale, domain: 'ntt', keyId: a.keyId, components: 3 });
+      const d1 = result._component(1);
+      mulMod(a0, b0, moduli, { out: result._component(0) });
+      mulMod(a1, b1, moduli, { out: result._component(2) });
+      const cross = mulMod(a1, b0, moduli);
+      try {
+        mulMod(a0, b1, moduli, { out: d1 });
+        addMod(d1, cross, moduli, { out: d1 });
+      } finally {
+        cross.dispose();
+      }
+      return result;
     } catch (error) {
-      out.dispose();
+      result.dispose();
       throw error;
-    } finally {
-      scope.dispose();
     }
   }
 
