@@ -6,17 +6,19 @@
 #   env.txt        GPU, driver, node, commit, date
 #   tests.log      the full console output of every package's tests
 #   tests.json     counts per package (tools/test-summary.mjs)
-#   bench.json     every benchmark's JSON, one object per script
+#   bench.json     the `fhelium bench` record (FHELIUM_BENCH_SUITE, default all), or with
+#                  FHELIUM_BENCH_FILTER the raw JSON of the matching bench scripts
 #   bench.log      benchmark console output
 #   selftest.txt   the native kernel self-test, when it was built
-# Usage: [FHELIUM_COMMIT=<sha>] bash tools/gpu/remote.sh [tests] [bench] [selftest]   (default: all three)
+#   demo.txt       `fhelium info` and `fhelium demo` (arguments from FHELIUM_DEMO_ARGS)
+# Usage: [FHELIUM_COMMIT=<sha>] bash tools/gpu/remote.sh [tests] [demo] [bench] [selftest]   (default: all four)
 # It runs in the committed tree packed as .gpu/repo.tar.xz (its commit in .gpu/COMMIT); the working
 # tree that travels with the call only supplies this script and .gpu/.
 # FHELIUM_BENCH_FILTER=<text> runs only the benchmark scripts whose "package/file" matches that regular expression.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 : "${OUT:?OUT must name the folder whose files come back}"
-phases="${*:-tests bench selftest}"
+phases="${*:-tests demo bench selftest}"
 has() { [[ " $phases " == *" $1 "* ]]; }
 
 # Run in the committed tree that was packed (not in whatever working tree travelled with the call).
@@ -57,8 +59,23 @@ if has tests; then
   unset FHELIUM_REQUIRE_CUDA
 fi
 
+cli=packages/cli/dist/bin.js
+if has demo; then
+  if [ -f "$cli" ]; then
+    { node "$cli" info && node "$cli" demo ${FHELIUM_DEMO_ARGS:-}; } > "$OUT/demo.txt" 2>&1 || status=1
+    tail -n 30 "$OUT/demo.txt"
+  else
+    echo "no CLI build was packed; demo skipped"
+  fi
+fi
+
 if has bench; then
-  node tools/gpu/run-benchmarks.mjs "$OUT/bench.json" "${FHELIUM_BENCH_FILTER:-}" 2>&1 | tee "$OUT/bench.log" || status=1
+  if [ -f "$cli" ] && [ -z "${FHELIUM_BENCH_FILTER:-}" ]; then
+    # The record `fhelium bench` writes: every suite, each figure beside its reference figure.
+    node "$cli" bench --suite "${FHELIUM_BENCH_SUITE:-all}" --out "$OUT/bench.json" 2>&1 | tee "$OUT/bench.log" || status=1
+  else
+    node tools/gpu/run-benchmarks.mjs "$OUT/bench.json" "${FHELIUM_BENCH_FILTER:-}" 2>&1 | tee "$OUT/bench.log" || status=1
+  fi
 fi
 
 if has selftest; then
