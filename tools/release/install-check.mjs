@@ -9,20 +9,24 @@
 //      with CudaUnavailableError saying that CUDA is required.
 //   c. @fhelium/ckks with its dependencies: an encrypt-add-decrypt on the CPU gives the sums.
 //
-// b and c need the native addon of @fhelium/cuda-native. The check records whether the install
-// itself produced it (`addon after install`: fails when it did not, since a registry user would
-// have no addon) and, if it did not, builds it the way an install script would
-// (`node tools/build-native.mjs` inside node_modules/@fhelium/cuda-native) so that the rest can
-// still be tested. FHELIUM_BACKENDS defaults to `cpu` here (no nvcc compile; pass
-// --backends auto to build what a user's machine would).
+// b and c need the native addon of @fhelium/cuda-native, which its install script
+// (tools/install.mjs) builds during npm install. The check records whether the install produced it
+// (`addon after install`: fails when it did not, since a registry user would have no addon) and, if
+// it did not, builds it by hand (`node tools/build-native.mjs` inside
+// node_modules/@fhelium/cuda-native) so that the rest can still be tested. FHELIUM_BACKENDS
+// defaults to `cpu` here (no nvcc compile; pass --backends auto to build what a user's machine
+// would); FHELIUM_SKIP_NATIVE_BUILD is cleared for the installs.
 //
 //   node tools/release/install-check.mjs [--only a,b,c] [--backends cpu|auto|cuda] [--keep DIR]
 //
-// Packs from the current dist/ folders: build first (npm run build). Slow: npm installs plus one
-// addon build per native scenario; the run prints each step's time. On the 2-core development
-// machine: about 4.5 minutes in all (packing 12-16 s, each install 2-17 s, each CPU-only addon
-// build 95-135 s; --backends auto with nvcc present compiles the CUDA kernels too and takes longer).
-// Exit 0 when every step passes, 1 otherwise (today: `addon after install` fails for b and c).
+// Packs from the current dist/ folders: build first (npm run build). Slow: npm installs, each of b
+// and c building the addon CPU-only inside npm install; the run prints each step's time. On the
+// 2-core development machine: about 100 s in all (packing 14 s, the install of a 2 s, those of b
+// and c 30-50 s each, the addon build included; --backends auto with nvcc present compiles the
+// CUDA kernels too and takes longer). Every child process has a timeout (npm pack 5 min, npm install 15 min, a hand
+// build 30 min, a use script 5 min); the temporary folder is removed at the end, also after a
+// failure or an interrupt (unless --keep). Ends with one line `install-check: N passed, M failed in
+// S s`. Exit 0 when every step passes, 1 otherwise.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -176,7 +180,14 @@ function main() {
   const started = Date.now();
   const root = keep ? path.resolve(keep) : mkdtempSync(path.join(os.tmpdir(), 'fhelium-install-'));
   mkdirSync(root, { recursive: true });
-  const env = { FHELIUM_BACKENDS: backends, FHELIUM_BUILD_FAKE_CUDA: '0', FHELIUM_BUILD_SELFTEST: '0', CI: process.env.CI ?? '' };
+  const env = { FHELIUM_BACKENDS: backends, FHELIUM_BUILD_FAKE_CUDA: '0', FHELIUM_BUILD_SELFTEST: '0', FHELIUM_SKIP_NATIVE_BUILD: '', CI: process.env.CI ?? '' };
+  // An interrupt (Ctrl-C, a CI cancel) still removes the projects; the child it hit has exited by then.
+  const removeOnSignal = (signal) => {
+    if (!keep) rmSync(root, { recursive: true, force: true });
+    console.log(`\ninstall-check: interrupted by ${signal}${keep ? '' : `, removed ${root}`}`);
+    process.exit(1);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, removeOnSignal);
   try {
     const tarballDir = path.join(root, 'tarballs');
     mkdirSync(tarballDir, { recursive: true });
