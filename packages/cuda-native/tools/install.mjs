@@ -34,8 +34,8 @@ function insideMonorepo() {
 }
 
 const HOW_TO_SKIP =
-  'Set FHELIUM_BACKENDS=cpu to build without CUDA, or FHELIUM_SKIP_NATIVE_BUILD=1 to skip the build ' +
-  '(the addon must then be provided through FHELIUM_NATIVE_PATH), and run `npm rebuild @fhelium/cuda-native`.';
+  'To build CPU-only (needs cmake and a C++ compiler, not nvcc) set FHELIUM_BACKENDS=cpu; to skip the build ' +
+  'set FHELIUM_SKIP_NATIVE_BUILD=1 (then point FHELIUM_NATIVE_PATH at an addon). Then run `npm rebuild @fhelium/cuda-native`.';
 
 function fail(message) {
   console.error(`@fhelium/cuda-native install: ${message}\n${HOW_TO_SKIP}`);
