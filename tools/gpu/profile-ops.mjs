@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+// Runs one CKKS engine operation many times on CUDA so that a profiler (nsys) can attribute GPU
+// time to kernels: `nsys profile --stats=false -o OUT node tools/gpu/profile-ops.mjs PRESET OP [REPS]`,
+// then `nsys stats --report cuda_gpu_kern_sum`. Kernels whose instance count is a multiple of REPS
+// belong to the operation; the rest are key generation and encryption of the inputs.
+// Not a benchmark: timings under a profiler are not figures to compare.
+//
+// OP: multiplyRelinearize | rotate | rescale | add | multiplyPlain | encrypt | decrypt |
+//     mulRelinRescale | matrixVector256 | steps | host
+// `host` reports, for every op, the host time per call with nothing synchronized (what JavaScript
+// and the launches cost) beside the time per call once the device has finished.
+// `steps` times each kernel of the key-switching pipeline (and the small ops) alone: REPS launches
+// back to back between two CUDA events, so the figure is max(launch cost, kernel time) per call.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ckks = await import(path.join(root, 'packages/ckks/dist/index.js'));
+const native = await import(path.join(root, 'packages/cuda-native/dist/index.js'));
+const { CkksEngine, encodeMatrixDiagonals, matrixVector, matrixVectorRotationSteps, tileVector } = ckks;
+const { cuda } = native;
+
+const [preset = 'n14-l7', op = 'multiplyRelinearize', repsArg = '100'] = process.argv.slice(2);
+const reps = Number(repsArg);
+// PROFILE_CPU=1 runs the same code on the CPU (a smoke test of this script where there is no GPU).
+const onCpu = process.env.PROFILE_CPU === '1';
+if (!onCpu && !cuda.isAvailable()) {
+  console.error('profile-ops: CUDA is not available');
+  process.exit(2);
+}
+const device = onCpu ? 'cpu' : 'cuda:0';
+const engine = CkksEngine.create({ preset, device, allowInsecure: preset.startsWith('test-') });
+const sync = () => (onCpu ? undefined : cuda.synchronize());
+const dimension = 256;
+const rotations = op === 'matrixVector256' ? [...matrixVectorRotationSteps(engine, dimension)] : [1];
+const keys = engine.generateKeys({ rotations });
+const slots = engine.slots;
+const x = Float64Array.from({ length: slots }, (_, i) => Math.sin(i) / 2);
+const ptX = engine.encode(x);
+const a = engine.encrypt(ptX, keys.publicKey);
+const b = engine.encrypt(engine.encode(x.map((v) => v / 3)), keys.publicKey);
+let diagonals = null;
+let vec = null;
+if (op === 'matrixVector256') {
+  const matrix = Array.from({ length: dimension }, (_, r) => Float64Array.from({ length: dimension }, (_, c) => ((r * 7 + c * 3) % 11) / 11 - 0.5));
+  diagonals = encodeMatrixDiagonals(engine, matrix);
+  vec = engine.encrypt(engine.encode(tileVector(Float64Array.from({ length: dimension }, (_, i) => Math.cos(i)), dimension, slots)), keys.publicKey);
+}
+const ops = {
+  multiplyRelinearize: () => [engine.multiplyRelinearize(a, b, keys.relinearizationKey)],
+  rotate: () => [engine.rotate(a, 1, keys.rotationKeys)],
+  rescale: () => [engine.rescale(a)],
+  add: () => [engine.add(a, b)],
+  multiplyPlain: () => [engine.multiplyPlain(a, ptX)],
+  encrypt: () => [engine.encrypt(ptX, keys.publicKey)],
+  decrypt: () => [engine.decrypt(a, keys.secretKey)],
+  mulRelinRescale: () => {
+    const m = engine.multiplyRelinearize(a, b, keys.relinearizationKey);
+    const r = engine.rescale(m);
+    m.dispose();
+    return [r];
+  },
+  matrixVector256: () => [matrixVector(vec, { engine, diagonals, rotationKeys: keys.rotationKeys })],
+};
+if (op === 'steps') {
+  const t = engine._tables;
+  const level = engine.maxLevel;
+  const lt = t.levels[level];
+  const alpha = engine.parameters.alpha;
+  const c1 = a._component(1);
+  const { Event, Stream, nttInverse, nttForward, modUpDigits, keyswitchInnerProduct, basisConvert, modDownFinish, automorphismNtt, mulMod, addMod } = native;
+  const coeff = nttInverse(c1, t.ntt, { limbToPrime: lt.qMap });
+  const digits = modUpDigits(coeff, lt.modUp, alpha);
+  nttForward(digits, t.ntt, { limbToPrime: lt.qpMap, out: digits });
+  const inner = keyswitchInnerProduct(digits, keys.relinearizationKey.data, t.moduli, { limbToPrime: lt.qpMap });
+  const k = t.pMap.length;
+  const pSlice = inner.narrow(1, level + 1, k);
+  const pCoeff = nttInverse(pSlice, t.ntt, { limbToPrime: t.pMap });
+  const conv = basisConvert(pCoeff, lt.modDownConversion);
+  const xq = inner.narrow(1, 0, level + 1);
+  const stream = onCpu ? null : Stream.current(device);
+  const moduli = lt.moduliQ;
+  const steps = {
+    'nttInverse c1 [l+1,N]': () => nttInverse(c1, t.ntt, { limbToPrime: lt.qMap }),
+    'modUpDigits': () => modUpDigits(coeff, lt.modUp, alpha),
+    'nttForward digits [D,l+1+K,N]': () => { nttForward(digits, t.ntt, { limbToPrime: lt.qpMap, out: digits }); return null; },
+    'keyswitchInnerProduct': () => keyswitchInnerProduct(digits, keys.relinearizationKey.data, t.moduli, { limbToPrime: lt.qpMap }),
+    'nttInverse P part [2,K,N]': () => nttInverse(pSlice, t.ntt, { limbToPrime: t.pMap }),
+    'basisConvert P->Q [2,l+1,N]': () => basisConvert(pCoeff, lt.modDownConversion),
+    'nttForward [2,l+1,N]': () => { nttForward(conv, t.ntt, { limbToPrime: lt.qMap, out: conv }); return null; },
+    'modDownFinish': () => { modDownFinish(xq, conv, lt.modDownConstants, { out: conv }); return null; },
+    'automorphismNtt digits': () => automorphismNtt(digits, 5),
+    'automorphismNtt ct': () => automorphismNtt(a.data, 5),
+    'mulMod [l+1,N]': () => mulMod(c1, c1, moduli),
+    'addMod [2,l+1,N]': () => addMod(a.data, b.data, moduli),
+  };
+  console.log(`steps at ${preset}, level ${level}: digits ${digits.shape.join('x')}, key ${keys.relinearizationKey.data.shape.join('x')}`);
+  for (const [name, f] of Object.entries(steps)) {
+    for (let i = 0; i < 5; i += 1) { const o = f(); if (o) o.dispose(); }
+    const e0 = onCpu ? null : new Event();
+    const e1 = onCpu ? null : new Event();
+    const t0 = process.hrtime.bigint();
+    e0?.record(stream);
+    // Each output is released at once, as a pipeline would: the caching allocator reuses its block.
+    for (let i = 0; i < reps; i += 1) f()?.dispose();
+    e1?.record(stream);
+    e1?.synchronize();
+    const ms = onCpu ? Number(process.hrtime.bigint() - t0) / 1e6 : e0.elapsedMs(e1);
+    console.log(`  ${name.padEnd(34)} ${((ms * 1000) / reps).toFixed(2)} µs`);
+  }
+  process.exit(0);
+}
+if (op === 'host') {
+  for (const [name, f] of Object.entries(ops)) {
+    if (name === 'matrixVector256') continue;
+    for (let i = 0; i < 5; i += 1) for (const v of f()) v.dispose();
+    sync();
+    const t0 = process.hrtime.bigint();
+    let hostNs = 0n;
+    for (let i = 0; i < reps; i += 1) {
+      const h0 = process.hrtime.bigint();
+      const out = f();
+      hostNs += process.hrtime.bigint() - h0;
+      for (const v of out) v.dispose();
+    }
+    sync();
+    const wall = Number(process.hrtime.bigint() - t0) / 1000 / reps;
+    console.log(`  ${preset} ${name.padEnd(22)} host ${(Number(hostNs) / 1000 / reps).toFixed(1).padStart(8)} µs/call   finished ${wall.toFixed(1).padStart(8)} µs/call`);
+  }
+  process.exit(0);
+}
+const run = ops[op];
+if (run === undefined) {
+  console.error(`profile-ops: unknown op ${op}; expected one of ${Object.keys(ops).join(', ')}`);
+  process.exit(2);
+}
+sync();
+const t0 = process.hrtime.bigint();
+for (let i = 0; i < reps; i += 1) for (const v of run()) v.dispose();
+sync();
+const us = Number(process.hrtime.bigint() - t0) / 1000 / reps;
+console.log(`profile-ops ${preset} ${op}: ${reps} reps, ${us.toFixed(1)} µs per op (wall, under the profiler)`);
