@@ -19,7 +19,13 @@ struct Storage {
   bool freed = false;
 };
 
-// Frees the allocation (idempotent). Returns the number of bytes released (0 if already freed).
-size_t storage_release(Storage* s);
+// Frees the allocation (idempotent). Returns the change of the serving allocator's reserved bytes
+// (reserved_bytes_for): usually 0, since freed blocks stay cached; negative when the allocator
+// handed memory back to the system.
+int64_t storage_release(Storage* s);
+
+// Bytes the allocator serving (device, pinned) holds from the system, cached blocks included:
+// the pageable host cache, the pinned host cache or the device's caching allocator.
+uint64_t reserved_bytes_for(int device, bool pinned);
 
 }  // namespace fhelium::binding
