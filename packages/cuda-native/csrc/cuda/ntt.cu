@@ -24,8 +24,6 @@ namespace {
 
 using namespace fhelium::ntt_tile;
 
-constexpr uint32_t kThreads = 256;
-
 struct NttLaunch {
   const uint64_t* src;
   uint64_t* dst;
@@ -54,10 +52,11 @@ __device__ __forceinline__ LimbConsts limb_consts(const NttLaunch& p, uint32_t l
 // Forward: the first S stages, output in [0, 4q). Inverse: the last S stages, output in [0, q).
 // Reads and writes global memory directly in the first and last groups (each warp access covers
 // runs of >= 32 contiguous bytes).
-// Four resident blocks per SM (32 warps) caps registers at 64; ptxas -v shows no spills.
-template <bool kFwd, int S>
-__global__ void __launch_bounds__(kThreads, 4) ntt_columns_kernel(NttLaunch p) {
-  constexpr uint32_t kCols = columns_per_block(S);
+// kCols columns per block (columns_per_block(S), or narrow_columns_per_block(S) for few
+// polynomials) with kCols << (S - 3) threads. 1024 resident threads per SM cap registers at 64;
+// ptxas -v shows no spills.
+template <bool kFwd, int S, uint32_t kCols>
+__global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3))) ntt_columns_kernel(NttLaunch p) {
   constexpr int kGroups = groups_for(S);
   __shared__ uint64_t sh[kCols << S];
   const uint32_t tid = threadIdx.x;
@@ -149,8 +148,13 @@ __global__ void __launch_bounds__(kTiles << (S - 3)) ntt_chunks_kernel(NttLaunch
 template <bool kFwd, int S>
 void launch_columns(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
   constexpr uint32_t kCols = columns_per_block(S);
+  constexpr uint32_t kNarrow = narrow_columns_per_block(S);
   const uint32_t columns = 1u << (p.log_n - S);
-  ntt_columns_kernel<kFwd, S><<<dim3(columns / kCols, polys), kThreads, 0, stream>>>(p);
+  if (polys * (columns / kCols) < kNarrowBelowBlocks) {
+    ntt_columns_kernel<kFwd, S, kNarrow><<<dim3(columns / kNarrow, polys), kNarrow << (S - 3), 0, stream>>>(p);
+  } else {
+    ntt_columns_kernel<kFwd, S, kCols><<<dim3(columns / kCols, polys), kCols << (S - 3), 0, stream>>>(p);
+  }
 }
 
 template <bool kFwd, int S, int kTiles>
@@ -158,6 +162,19 @@ void launch_chunks(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
   const uint32_t chunks = 1u << (p.log_n - S);
   ntt_chunks_kernel<kFwd, S, kTiles>
       <<<dim3(chunks / kTiles, polys), kTiles << (S - 3), 0, stream>>>(p);
+}
+
+// The two-phase chunk launch: full-width blocks, or narrow ones when few polynomials leave SMs idle.
+template <bool kFwd, int S>
+void launch_chunks_two_phase(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
+  constexpr int kTiles = static_cast<int>(chunk_tiles_per_block(S, false));
+  constexpr int kNarrow = static_cast<int>(narrow_chunk_tiles_per_block(S));
+  const uint32_t chunks = 1u << (p.log_n - S);
+  if (polys * (chunks / kTiles) < kNarrowBelowBlocks) {
+    launch_chunks<kFwd, S, kNarrow>(p, polys, stream);
+  } else {
+    launch_chunks<kFwd, S, kTiles>(p, polys, stream);
+  }
 }
 
 template <bool kFwd>
@@ -181,9 +198,9 @@ void dispatch_chunks(uint32_t s, bool single, const NttLaunch& p, uint32_t polys
     return;
   }
   switch (s) {
-    case 7: launch_chunks<kFwd, 7, 16>(p, polys, stream); break;
-    case 8: launch_chunks<kFwd, 8, 8>(p, polys, stream); break;
-    default: launch_chunks<kFwd, 9, 4>(p, polys, stream); break;
+    case 7: launch_chunks_two_phase<kFwd, 7>(p, polys, stream); break;
+    case 8: launch_chunks_two_phase<kFwd, 8>(p, polys, stream); break;
+    default: launch_chunks_two_phase<kFwd, 9>(p, polys, stream); break;
   }
 }
 

@@ -146,4 +146,17 @@ FHELIUM_CONSTEXPR_HD uint32_t chunk_tiles_per_block(uint32_t s, bool single) {
   return single ? 1u : (2048u >> s);
 }
 
+// Narrow blocks for transforms of few polynomials: a quarter of the columns (at least 4, so a
+// row access still covers one whole 32-byte sector) or of the chunk tiles (at least 1) per block.
+// At N = 2^14 one limb makes only 8 blocks of 2048 elements per phase; narrow blocks give 4x as
+// many, which is what keeps the SMs busy when a rescale or ModDown transforms 1 or 2 limbs.
+FHELIUM_CONSTEXPR_HD uint32_t narrow_columns_per_block(uint32_t s) {
+  return columns_per_block(s) / 4 >= 4u ? columns_per_block(s) / 4 : 4u;
+}
+FHELIUM_CONSTEXPR_HD uint32_t narrow_chunk_tiles_per_block(uint32_t s) {
+  return chunk_tiles_per_block(s, false) / 4 >= 1u ? chunk_tiles_per_block(s, false) / 4 : 1u;
+}
+// Blocks per phase below which the transform uses narrow blocks: two per SM of an H100/H200.
+constexpr uint32_t kNarrowBelowBlocks = 264;
+
 }  // namespace fhelium::ntt_tile

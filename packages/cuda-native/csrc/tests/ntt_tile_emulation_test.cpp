@@ -27,16 +27,16 @@ LimbConsts consts_for(const NttTablesView& t, uint32_t prime, bool fwd) {
   return c;
 }
 
-// Mirrors ntt_columns_kernel for one limb.
-template <bool kFwd, int S>
+// Mirrors ntt_columns_kernel for one limb (kCols << (S - 3) threads per block).
+template <bool kFwd, int S, uint32_t kCols>
 void emulate_columns(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
-  constexpr uint32_t kCols = columns_per_block(S);
   constexpr int kGroups = groups_for(S);
+  constexpr uint32_t kThreadsHere = kCols << (S - 3);
   const uint32_t blocks = (c.n >> S) / kCols;
   std::vector<uint64_t> sh(kCols << S);
   for (uint32_t bx = 0; bx < blocks; ++bx) {
     for (int grp = 0; grp < kGroups; ++grp) {
-      for (uint32_t tid = 0; tid < 256; ++tid) {
+      for (uint32_t tid = 0; tid < kThreadsHere; ++tid) {
         const uint32_t col = tid % kCols, t = tid / kCols;
         const TileGeom g{col, kCols, bx * kCols + col, c.log_n - S};
         uint32_t lo;
@@ -97,17 +97,29 @@ void emulate_chunks(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
   }
 }
 
-template <bool kFwd>
-void emulate_columns_dispatch(uint32_t s, const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
-  switch (s) {
-    case 6: emulate_columns<kFwd, 6>(src, dst, c); break;
-    case 7: emulate_columns<kFwd, 7>(src, dst, c); break;
-    default: emulate_columns<kFwd, 8>(src, dst, c); break;
-  }
+template <bool kFwd, int S>
+void emulate_columns_width(bool narrow, const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
+  if (narrow) emulate_columns<kFwd, S, narrow_columns_per_block(S)>(src, dst, c);
+  else emulate_columns<kFwd, S, columns_per_block(S)>(src, dst, c);
 }
 
 template <bool kFwd>
-void emulate_chunks_dispatch(uint32_t s, bool single, const uint64_t* src, uint64_t* dst,
+void emulate_columns_dispatch(uint32_t s, bool narrow, const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
+  switch (s) {
+    case 6: emulate_columns_width<kFwd, 6>(narrow, src, dst, c); break;
+    case 7: emulate_columns_width<kFwd, 7>(narrow, src, dst, c); break;
+    default: emulate_columns_width<kFwd, 8>(narrow, src, dst, c); break;
+  }
+}
+
+template <bool kFwd, int S>
+void emulate_chunks_width(bool narrow, const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
+  if (narrow) emulate_chunks<kFwd, S, static_cast<int>(narrow_chunk_tiles_per_block(S))>(src, dst, c);
+  else emulate_chunks<kFwd, S, static_cast<int>(chunk_tiles_per_block(S, false))>(src, dst, c);
+}
+
+template <bool kFwd>
+void emulate_chunks_dispatch(uint32_t s, bool single, bool narrow, const uint64_t* src, uint64_t* dst,
                              const LimbConsts& c) {
   if (single) {
     switch (s) {
@@ -118,26 +130,27 @@ void emulate_chunks_dispatch(uint32_t s, bool single, const uint64_t* src, uint6
     return;
   }
   switch (s) {
-    case 7: emulate_chunks<kFwd, 7, 16>(src, dst, c); break;
-    case 8: emulate_chunks<kFwd, 8, 8>(src, dst, c); break;
-    default: emulate_chunks<kFwd, 9, 4>(src, dst, c); break;
+    case 7: emulate_chunks_width<kFwd, 7>(narrow, src, dst, c); break;
+    case 8: emulate_chunks_width<kFwd, 8>(narrow, src, dst, c); break;
+    default: emulate_chunks_width<kFwd, 9>(narrow, src, dst, c); break;
   }
 }
 
-// Mirrors the host dispatch of cuda/ntt.cu for one limb.
+// Mirrors the host dispatch of cuda/ntt.cu for one limb, with full-width or narrow blocks (the
+// kernels pick narrow ones for few polynomials; both must give the same transform).
 template <bool kFwd>
-void emulate(const uint64_t* in, uint64_t* out, const NttTablesView& t, uint32_t prime) {
+void emulate(const uint64_t* in, uint64_t* out, const NttTablesView& t, uint32_t prime, bool narrow) {
   const LimbConsts c = consts_for(t, prime, kFwd);
   if (t.log_n <= 12) {
-    emulate_chunks_dispatch<kFwd>(t.log_n, true, in, out, c);
+    emulate_chunks_dispatch<kFwd>(t.log_n, true, false, in, out, c);
     return;
   }
   if (kFwd) {
-    emulate_columns_dispatch<true>(column_log(t.log_n), in, out, c);
-    emulate_chunks_dispatch<true>(chunk_log(t.log_n), false, out, out, c);
+    emulate_columns_dispatch<true>(column_log(t.log_n), narrow, in, out, c);
+    emulate_chunks_dispatch<true>(chunk_log(t.log_n), false, narrow, out, out, c);
   } else {
-    emulate_chunks_dispatch<false>(chunk_log(t.log_n), false, in, out, c);
-    emulate_columns_dispatch<false>(column_log(t.log_n), out, out, c);
+    emulate_chunks_dispatch<false>(chunk_log(t.log_n), false, narrow, in, out, c);
+    emulate_columns_dispatch<false>(column_log(t.log_n), narrow, out, out, c);
   }
 }
 
@@ -154,14 +167,16 @@ void run_ntt_tile_emulation_tests(Counter& c) {
       std::vector<uint64_t> x(n), cpu_f(n), emu_f(n), cpu_i(n), emu_i(n);
       for (auto& e : x) e = random_below(primes[0]);
       cpu::ntt_forward(x.data(), 0, cpu_f.data(), 0, 1, 1, map, v);
-      emulate<true>(x.data(), emu_f.data(), v, 0);
-      c.check(cpu_f == emu_f, "CUDA forward tiling == CPU, log_n " + std::to_string(log_n) +
-                                  ", " + std::to_string(bits) + "-bit");
       // Inverse of arbitrary reduced input (not only of a forward output).
       cpu::ntt_inverse(x.data(), 0, cpu_i.data(), 0, 1, 1, map, v);
-      emulate<false>(x.data(), emu_i.data(), v, 0);
-      c.check(cpu_i == emu_i, "CUDA inverse tiling == CPU, log_n " + std::to_string(log_n) +
-                                  ", " + std::to_string(bits) + "-bit");
+      for (const bool narrow : {false, true}) {
+        const std::string what = std::string(narrow ? " (narrow blocks)" : "") + ", log_n " + std::to_string(log_n) +
+                                 ", " + std::to_string(bits) + "-bit";
+        emulate<true>(x.data(), emu_f.data(), v, 0, narrow);
+        c.check(cpu_f == emu_f, "CUDA forward tiling == CPU" + what);
+        emulate<false>(x.data(), emu_i.data(), v, 0, narrow);
+        c.check(cpu_i == emu_i, "CUDA inverse tiling == CPU" + what);
+      }
     }
   }
 }
