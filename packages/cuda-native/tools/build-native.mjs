@@ -7,6 +7,7 @@
 //   FHELIUM_BUILD_SELFTEST=0                skip build/Release/kernel_selftest (CUDA builds only)
 //   FHELIUM_BUILD_FAKE_CUDA=0               skip build/Release/fhelium_native_fakecuda.node
 //   FHELIUM_BUILD_HOST_TEST=0               skip build/Release/allocator_host_test
+//   FHELIUM_BUILD_KERNEL_TESTS=0            skip build/Release/kernel_tests (the CPU kernel tests)
 //
 // Exits non-zero with a clear message when cmake or a C++ compiler is missing.
 import { spawnSync } from 'node:child_process';
@@ -88,6 +89,7 @@ function cmakeJs(command) {
     `--CDFHELIUM_BUILD_SELFTEST=${process.env.FHELIUM_BUILD_SELFTEST === '0' ? 'OFF' : 'ON'}`,
     `--CDFHELIUM_BUILD_FAKE_CUDA=${process.env.FHELIUM_BUILD_FAKE_CUDA === '0' ? 'OFF' : 'ON'}`,
     `--CDFHELIUM_BUILD_HOST_TEST=${process.env.FHELIUM_BUILD_HOST_TEST === '0' ? 'OFF' : 'ON'}`,
+    `--CDFHELIUM_BUILD_KERNEL_TESTS=${process.env.FHELIUM_BUILD_KERNEL_TESTS === '0' ? 'OFF' : 'ON'}`,
   ];
   if (process.env.CMAKE) args.push(`--cmake-path=${process.env.CMAKE}`);
   if (process.env.FHELIUM_BUILD_VERBOSE !== '1') args.push('--log-level', 'warn');

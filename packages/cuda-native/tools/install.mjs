@@ -71,7 +71,7 @@ console.log('@fhelium/cuda-native install: building the native addon (a few minu
 const result = spawnSync(process.execPath, [path.join(packageRoot, 'tools', 'build-native.mjs')], {
   cwd: packageRoot,
   stdio: 'inherit',
-  env: { ...process.env, FHELIUM_BUILD_SELFTEST: '0', FHELIUM_BUILD_FAKE_CUDA: '0', FHELIUM_BUILD_HOST_TEST: '0' },
+  env: { ...process.env, FHELIUM_BUILD_SELFTEST: '0', FHELIUM_BUILD_FAKE_CUDA: '0', FHELIUM_BUILD_HOST_TEST: '0', FHELIUM_BUILD_KERNEL_TESTS: '0' },
 });
 if (result.error) fail(`could not run tools/build-native.mjs: ${result.error.message}`);
 if (result.status !== 0) fail(`building the native addon failed (exit code ${result.status}); see the output above.`);
