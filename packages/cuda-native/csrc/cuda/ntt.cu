@@ -58,29 +58,46 @@ __device__ __forceinline__ LimbConsts limb_consts(const NttLaunch& p, uint32_t l
 template <bool kFwd, int S, uint32_t kCols>
 __global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3))) ntt_columns_kernel(NttLaunch p) {
   constexpr int kGroups = groups_for(S);
+  constexpr uint32_t kThreadsHere = kCols << (S - 3);
   __shared__ uint64_t sh[kCols << S];
+  // The block's twiddles (column_twiddles(S) entries), staged once: read from global memory in
+  // every stage they put one dependent load latency per stage group on the block's critical path,
+  // which is most of the kernel's time when only a few limbs are transformed.
+  __shared__ ulonglong2 sh_tw[column_twiddles(S)];
   const uint32_t tid = threadIdx.x;
   const uint32_t col = tid % kCols;
   const uint32_t t = tid / kCols;
   const uint32_t limb = blockIdx.y % p.limbs;
   const uint32_t b = blockIdx.y / p.limbs;
-  const LimbConsts c = limb_consts(p, limb);
+  LimbConsts c = limb_consts(p, limb);
   const uint64_t* src = p.src + b * p.src_batch_stride + static_cast<std::size_t>(limb) * c.n;
   uint64_t* dst = p.dst + b * p.dst_batch_stride + static_cast<std::size_t>(limb) * c.n;
   const TileGeom g{col, kCols, blockIdx.x * kCols + col, p.log_n - S};
 
   uint64_t x[8];
+  {
+    // Group 0's loads go out before the twiddle staging, so both latencies overlap.
+    uint32_t lo;
+    int q_lo, q_hi;
+    group_bits<kFwd, S>(0, lo, q_lo, q_hi);
+#pragma unroll
+    for (int v = 0; v < 8; ++v) x[v] = src[glob(g, slot_k(t, v, lo))];
+  }
+  for (uint32_t i = tid; i < column_twiddles(S); i += kThreadsHere) {
+    sh_tw[i] = __ldg(reinterpret_cast<const ulonglong2*>(c.tw) + i);
+  }
+  __syncthreads();
+  c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
 #pragma unroll 1
   for (int grp = 0; grp < kGroups; ++grp) {
     uint32_t lo;
     int q_lo, q_hi;
     group_bits<kFwd, S>(grp, lo, q_lo, q_hi);
+    if (grp > 0) {
 #pragma unroll
-    for (int v = 0; v < 8; ++v) {
-      const uint32_t k = slot_k(t, v, lo);
-      x[v] = grp == 0 ? src[glob(g, k)] : sh[sh_addr(g, k)];
+      for (int v = 0; v < 8; ++v) x[v] = sh[sh_addr(g, slot_k(t, v, lo))];
     }
-    reg_stages<kFwd>(x, lo, q_lo, q_hi, t, g, c);
+    reg_stages<kFwd, true>(x, lo, q_lo, q_hi, t, g, c);
     if (grp == kGroups - 1) {
 #pragma unroll
       for (int v = 0; v < 8; ++v) dst[glob(g, slot_k(t, v, lo))] = x[v];

@@ -60,9 +60,13 @@ struct Twiddle {
   uint64_t w_shoup;
 };
 
+// kShared: `tw` points to a copy of the table in shared memory (the column phase stages its
+// few twiddles there), which the read-only global path (__ldg) cannot read.
+template <bool kShared = false>
 FHELIUM_HD Twiddle load_twiddle(const uint64_t* tw, uint32_t index) {
 #if defined(__CUDA_ARCH__)
-  const ulonglong2 v = __ldg(reinterpret_cast<const ulonglong2*>(tw) + index);
+  const ulonglong2 v = kShared ? *(reinterpret_cast<const ulonglong2*>(tw) + index)
+                               : __ldg(reinterpret_cast<const ulonglong2*>(tw) + index);
   return Twiddle{v.x, v.y};
 #else
   return Twiddle{tw[2 * index], tw[2 * index + 1]};
@@ -71,7 +75,7 @@ FHELIUM_HD Twiddle load_twiddle(const uint64_t* tw, uint32_t index) {
 
 // One radix-2 stage on the 8 registers: slot bit QB of window `lo`. The pair at global bit gb
 // containing global index j uses twiddle (N + j) >> (gb + 1) in both directions.
-template <bool kFwd, int QB>
+template <bool kFwd, int QB, bool kSharedTw = false>
 FHELIUM_HD void reg_stage(uint64_t (&x)[8], uint32_t lo, uint32_t t, const TileGeom& g,
                           const LimbConsts& c) {
   const uint32_t gb = lo + QB + g.kshift;
@@ -81,7 +85,7 @@ FHELIUM_HD void reg_stage(uint64_t (&x)[8], uint32_t lo, uint32_t t, const TileG
   for (int h = 0; h < (4 >> QB); ++h) {
     const int v0 = h << (QB + 1);
     const uint32_t j = glob(g, slot_k(t, static_cast<uint32_t>(v0), lo));
-    const Twiddle w = load_twiddle(c.tw, (c.n + j) >> (gb + 1));
+    const Twiddle w = load_twiddle<kSharedTw>(c.tw, (c.n + j) >> (gb + 1));
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
@@ -101,17 +105,17 @@ FHELIUM_HD void reg_stage(uint64_t (&x)[8], uint32_t lo, uint32_t t, const TileG
 
 // Applies the stages of slot bits [q_lo, q_hi] of window `lo`: descending for the forward
 // (Cooley-Tukey) transform, ascending for the inverse (Gentleman-Sande).
-template <bool kFwd>
+template <bool kFwd, bool kSharedTw = false>
 FHELIUM_HD void reg_stages(uint64_t (&x)[8], uint32_t lo, int q_lo, int q_hi, uint32_t t,
                            const TileGeom& g, const LimbConsts& c) {
   if (kFwd) {
-    if (q_hi >= 2 && q_lo <= 2) reg_stage<true, 2>(x, lo, t, g, c);
-    if (q_hi >= 1 && q_lo <= 1) reg_stage<true, 1>(x, lo, t, g, c);
-    if (q_lo <= 0) reg_stage<true, 0>(x, lo, t, g, c);
+    if (q_hi >= 2 && q_lo <= 2) reg_stage<true, 2, kSharedTw>(x, lo, t, g, c);
+    if (q_hi >= 1 && q_lo <= 1) reg_stage<true, 1, kSharedTw>(x, lo, t, g, c);
+    if (q_lo <= 0) reg_stage<true, 0, kSharedTw>(x, lo, t, g, c);
   } else {
-    if (q_lo <= 0) reg_stage<false, 0>(x, lo, t, g, c);
-    if (q_hi >= 1 && q_lo <= 1) reg_stage<false, 1>(x, lo, t, g, c);
-    if (q_hi >= 2 && q_lo <= 2) reg_stage<false, 2>(x, lo, t, g, c);
+    if (q_lo <= 0) reg_stage<false, 0, kSharedTw>(x, lo, t, g, c);
+    if (q_hi >= 1 && q_lo <= 1) reg_stage<false, 1, kSharedTw>(x, lo, t, g, c);
+    if (q_hi >= 2 && q_lo <= 2) reg_stage<false, 2, kSharedTw>(x, lo, t, g, c);
   }
 }
 
@@ -142,6 +146,9 @@ FHELIUM_CONSTEXPR_HD int groups_for(int s) { return (s + 2) / 3; }
 FHELIUM_CONSTEXPR_HD uint32_t column_log(uint32_t log_n) { return log_n / 2; }
 FHELIUM_CONSTEXPR_HD uint32_t chunk_log(uint32_t log_n) { return log_n - log_n / 2; }
 FHELIUM_CONSTEXPR_HD uint32_t columns_per_block(uint32_t s) { return 2048u >> s; }
+// The column phase of a 2^S tile at global bits [log_n - S, log_n) only uses twiddle entries
+// (N + j) >> (gb + 1) in [1, 2^S): the block stages entries [0, 2^S) in shared memory.
+FHELIUM_CONSTEXPR_HD uint32_t column_twiddles(uint32_t s) { return 1u << s; }
 FHELIUM_CONSTEXPR_HD uint32_t chunk_tiles_per_block(uint32_t s, bool single) {
   return single ? 1u : (2048u >> s);
 }
