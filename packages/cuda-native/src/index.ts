@@ -44,4 +44,14 @@ export {
 } from './basis-conversion.js';
 export { RescaleTables, rescalePrepare, rescaleFinish, type RescaleTablesOptions, type RescaleOptions } from './rescale.js';
 export { keyswitchInnerProduct, type KeyswitchOptions } from './keyswitch.js';
+export {
+  SmallDistribution,
+  sampleUniformMod,
+  sampleSmallMod,
+  SAMPLING_KEY_BYTES,
+  SAMPLING_MAX_POLYS,
+  SAMPLING_MAX_THRESHOLDS,
+  SAMPLING_MAX_BATCH,
+  type SamplingKey,
+} from './sampling.js';
 export { KernelTables, KERNEL_MIN_LOG_N, KERNEL_MAX_LOG_N, KERNEL_MAX_LIMBS } from './kernel-checks.js';

@@ -1,6 +1,6 @@
 /**
  * Argument checks and the raw native surface shared by the CKKS kernel wrappers (ntt,
- * automorphism, basis-conversion, rescale, keyswitch). Internal to this package.
+ * automorphism, basis-conversion, rescale, keyswitch, sampling). Internal to this package.
  *
  * Polynomial operands are uint64 tensors shaped `[...batch, limbs, N]` whose last two dimensions
  * are contiguous (stride `[N, 1]`) and whose batch dimensions collapse to one uniform stride, so a
@@ -73,6 +73,14 @@ export interface KernelBinding extends NativeBinding {
   keyswitchInnerProduct(
     device: number, digits: bigint, numDigits: number, limbs: number, keys: bigint, limbToPrime: Uint32Array,
     moduli: bigint, numPrimes: number, logN: number, out: bigint,
+  ): void;
+  sampleUniformMod(
+    device: number, out: bigint, batchStride: number, batch: number, limbs: number, logN: number, moduli: bigint,
+    key: Uint32Array, stream: number,
+  ): void;
+  sampleSmallMod(
+    device: number, out: bigint, batchStride: number, batch: number, limbs: number, logN: number, moduli: bigint,
+    key: Uint32Array, stream: number, thresholds: BigUint64Array, begins: Uint32Array, minimums: Int32Array,
   ): void;
 }
 

@@ -5,9 +5,9 @@
  * Representation: every ciphertext, plaintext and key the engine makes is in NTT form; a ciphertext
  * at level l is `[components, l+1, N]` over q_0..q_l. Tables are built once in
  * {@link CkksEngine.create}; operations only enqueue kernels and allocate through the caching
- * allocator, so a sequence of them can be captured in a CUDA Graph (except {@link encrypt},
- * {@link encode} and key generation, which upload host-sampled data, and {@link decode}, which
- * reads back).
+ * allocator, so a sequence of them can be captured in a CUDA Graph (except {@link encrypt} and
+ * key generation, whose sampling kernels refuse to be captured because a replay would repeat their
+ * randomness, {@link encode}, which uploads host data, and {@link decode}, which reads back).
  *
  * Exactness: every operation checks the context id, device, level, scale, domain, components and
  * key id of its operands and throws a named error (see `./errors.js`) naming both sides. Scales
@@ -65,7 +65,7 @@ import {
 } from './keyGeneration.js';
 import { keySwitch, keySwitchDigits, modUpToDigits } from './keySwitch.js';
 import { OsRandomSource, SeededRandomSource, type RandomSource } from './random.js';
-import { sampleGaussian, sampleTernary } from './sampling.js';
+import { drawSamplingKey, GAUSSIAN, TERNARY } from './sampling.js';
 import { smallPolysNtt } from './smallPolys.js';
 import { Scope } from './scope.js';
 import { EngineTables } from './tables.js';
@@ -338,8 +338,11 @@ export class CkksEngine {
 
   /**
    * Encrypts a plaintext (NTT form) at its level and scale, with the public key
-   * (c = v·pk + (e0 + m, e1), v ternary) or the secret key (c = (−a·s + e + m, a)).
+   * (c = v·pk + (e0 + m, e1), v ternary) or the secret key (c = (−a·s + e + m, a)). The noise
+   * (and a) is drawn on the engine's device from one 32-byte key taken from the random source.
    * @throws {CkksKeyMismatchError} for a key that is neither; context/device errors as usual.
+   * @throws `CudaGraphCaptureViolationError` inside a CUDA graph capture (a replay would reuse
+   * the same noise).
    */
   encrypt(pt: Plaintext, key: PublicKey | SecretKey): Ciphertext {
     const op = 'encrypt';
@@ -367,10 +370,8 @@ export class CkksEngine {
     const out = Tensor.empty([2, limbs, n], { dtype: 'uint64', device: this.device });
     const scope = new Scope();
     try {
-      // v (ternary), e0, e1 (Gaussian): sampled in this order, expanded and transformed together.
-      const small = scope.add(
-        smallPolysNtt(this.keyGen, [sampleTernary(this.#random, n), sampleGaussian(this.#random, n), sampleGaussian(this.#random, n)], { level }),
-      );
+      // v (ternary), e0, e1 (Gaussian): drawn by one kernel from one sampling key, transformed together.
+      const small = scope.add(smallPolysNtt(this.keyGen, [TERNARY, GAUSSIAN, GAUSSIAN], { level }, drawSamplingKey(this.#random)));
       const v = scope.component(small, 0);
       for (let c = 0; c < 2; c += 1) {
         const pkc = scope.narrow(pk._component(c), 0, 0, limbs);
@@ -393,15 +394,13 @@ export class CkksEngine {
     const level = pt.level;
     const limbs = level + 1;
     const lt = this._tables.levels[level]!;
-    const primes = p.qPrimes.slice(0, limbs);
     const out = Tensor.empty([2, limbs, p.ringDegree], { dtype: 'uint64', device: this.device });
     const scope = new Scope();
     try {
-      const ctx = this.keyGen;
+      const key = drawSamplingKey(this.#random);
       const c0 = scope.component(out, 0);
-      const c1 = scope.component(out, 1);
-      c1.copy_(scope.add(uniformPoly(ctx, primes)));
-      const e = scope.component(scope.add(smallPolysNtt(ctx, [sampleGaussian(this.#random, p.ringDegree)], { level })), 0);
+      const c1 = uniformPoly(scope.component(out, 1), lt.moduliQ, key);
+      const e = scope.component(scope.add(smallPolysNtt(this.keyGen, [GAUSSIAN], { level }, key)), 0);
       const s = scope.narrow(sk._component(0), 0, 0, limbs);
       mulMod(c1, s, lt.moduliQ, { out: c0 });
       subMod(e, c0, lt.moduliQ, { out: c0 });

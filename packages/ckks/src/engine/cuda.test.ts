@@ -1,6 +1,7 @@
 /**
  * CPU and CUDA engines built with the same seed produce bit-identical keys, ciphertexts and
- * results of every operation (sampling is on the host; the kernels are exact integer arithmetic).
+ * results of every operation (the sampling kernels expand the same seeded keys with ChaCha20; all
+ * kernels are exact integer arithmetic).
  * Runs where CUDA is available (FHELIUM_REQUIRE_CUDA=1 makes a missing GPU a failure).
  */
 import { expect } from 'vitest';

@@ -1,12 +1,13 @@
 /**
  * Engine operations enqueue kernels only (no synchronization, no host reads, no table uploads), so a
  * sequence of them can be captured in a CUDA Graph and replayed with new inputs copied into the
- * captured input buffers. Runs where CUDA is available.
+ * captured input buffers. Encryption and key generation refuse to be captured: a replay would
+ * repeat their noise. Runs where CUDA is available.
  */
 import { expect } from 'vitest';
 
 import { Ciphertext } from '@fhelium/ckks-values';
-import { CudaGraph, Stream } from '@fhelium/cuda-native';
+import { CudaGraph, CudaGraphCaptureViolationError, Stream } from '@fhelium/cuda-native';
 import { describeCuda, itCuda } from '@fhelium/cuda-native/testing';
 
 import { CkksEngine } from './CkksEngine.js';
@@ -43,5 +44,33 @@ describeCuda('CkksEngine under CUDA Graph capture', () => {
       expect(Math.abs(got[i]! - (v(i) + v((i + 1) % n)))).toBeLessThan(1e-6);
     }
     graph.reset();
+  });
+
+  itCuda('encrypt (public and secret key) and key generation throw inside a capture, and work after it', () => {
+    const engine = CkksEngine.create({ preset: 'test-n10-l3', device: 'cuda', allowInsecure: true, seed: 'graph-refuse' });
+    const keys = engine.generateKeys();
+    const pt = engine.encode([0.25, -0.5]);
+    const refused: [string, () => unknown][] = [
+      ['encrypt with the public key', () => engine.encrypt(pt, keys.publicKey)],
+      ['encrypt with the secret key', () => engine.encrypt(pt, keys.secretKey)],
+      ['generateKeys', () => engine.generateKeys()],
+    ];
+    for (const [label, op] of refused) {
+      const graph = new CudaGraph();
+      let thrown: unknown;
+      try {
+        graph.capture(op, { stream: new Stream('cuda') });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, label).toBeInstanceOf(CudaGraphCaptureViolationError);
+      expect((thrown as Error).message, label).toMatch(/a replay would draw the very same samples again/);
+      expect(graph.isCaptured, label).toBe(false);
+      graph.dispose();
+    }
+    const ct = engine.encrypt(pt, keys.publicKey);
+    const back = engine.decode(engine.decrypt(ct, keys.secretKey));
+    expect(Math.abs(back[0]! - 0.25)).toBeLessThan(1e-6);
+    expect(Math.abs(back[1]! + 0.5)).toBeLessThan(1e-6);
   });
 });

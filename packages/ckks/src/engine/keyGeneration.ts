@@ -1,22 +1,23 @@
 /**
- * Key generation, in NTT form on the engine's device, from host-sampled randomness:
+ * Key generation, in NTT form on the engine's device, from sampling kernels keyed by the engine's
+ * random source (see `sampling.ts`):
  * - secret key s: ternary (each coefficient uniform in {−1, 0, 1}), kept over Q ∪ P at level L;
  * - public key (b, a) = (−a·s + e, a) over Q at level L;
  * - key-switching keys from s' to s, one (b_d, a_d) per digit d over Q ∪ P:
  *   b_d = −a_d·s + e_d + P·[Q̂_d^-1]_{Q_d}·Q̂_d·s', which is (P mod q_i)·s' on the limbs of digit d
  *   and 0 elsewhere (Q̂_d ≡ 0 mod the other q_i, P ≡ 0 mod every p_k). Relinearization uses
  *   s' = s², a rotation by k uses s' = s(X^(5^k)), conjugation s' = s(X^(2N−1)).
- * Sampling order is fixed, so one seed always gives the same keys on every device.
+ * Each sampled piece (the secret, each (a, e) pair) draws one sampling key from the random source
+ * in a fixed order, so one seed always gives the same keys on every device.
  */
-import { addMod, automorphismNtt, mulMod, negMod, Tensor } from '@fhelium/cuda-native';
+import { addMod, automorphismNtt, mulMod, negMod, sampleUniformMod, Tensor } from '@fhelium/cuda-native';
 import type { CkksParameters } from '@fhelium/ckks-values';
 
 import type { RandomSource } from './random.js';
-import { sampleGaussian, sampleTernary, sampleUniform } from './sampling.js';
+import { drawSamplingKey, GAUSSIAN, TERNARY, UNIFORM_STREAM } from './sampling.js';
 import { Scope } from './scope.js';
 import { smallPolysNtt, type SmallPolyBasis } from './smallPolys.js';
 import type { EngineTables } from './tables.js';
-import { upload } from './upload.js';
 
 /** Everything key generation needs from the engine. */
 export interface KeyGenContext {
@@ -31,35 +32,31 @@ function fullBasis(p: CkksParameters): bigint[] {
   return [...p.qPrimes, ...p.pPrimes];
 }
 
-/** A uniform polynomial over `primes`, directly as NTT residues: `[limbs, N]`. */
-export function uniformPoly(ctx: KeyGenContext, primes: readonly bigint[]): Tensor {
-  const n = ctx.parameters.ringDegree;
-  return upload(sampleUniform(ctx.random, primes, n), [primes.length, n], ctx.device);
+/**
+ * Fills `out` (`[limbs, N]`, limb j modulo the prime of row j of `moduli`) with a uniform
+ * polynomial, keystream {@link UNIFORM_STREAM} of `key`. Uniform is uniform in either domain, so
+ * the result is used directly as NTT-form residues.
+ */
+export function uniformPoly(out: Tensor, moduli: Tensor, key: Uint8Array): Tensor {
+  return sampleUniformMod(out, moduli, { key, stream: UNIFORM_STREAM });
 }
 
 /** A fresh ternary secret over Q ∪ P in NTT form: `[1, L+1+K, N]`. */
 export function generateSecret(ctx: KeyGenContext): Tensor {
-  const view = smallPolysNtt(ctx, [sampleTernary(ctx.random, ctx.parameters.ringDegree)], 'QP');
-  // A compact copy: the long-lived key should not keep smallPolysNtt's double-size scratch alive.
-  try {
-    return view.clone();
-  } finally {
-    view.dispose();
-  }
+  return smallPolysNtt(ctx, [TERNARY], 'QP', drawSamplingKey(ctx.random));
 }
 
 /**
- * (b, a) = (−a·s + e, a) over the first `limbs` primes of the full basis, written into `out`
- * (`[2, limbs, N]` view or tensor). `s` is `[limbs, N]` (NTT), `moduli` `[limbs, 3]`.
+ * (b, a) = (−a·s + e, a) over the limbs of `moduli`, written into `out` (`[2, limbs, N]` view or
+ * tensor). `s` is `[limbs, N]` (NTT), `moduli` `[limbs, 3]`; `basis` names the same limbs.
  */
-function encryptZero(ctx: KeyGenContext, s: Tensor, moduli: Tensor, primes: readonly bigint[], out: Tensor, basis: SmallPolyBasis): void {
+function encryptZero(ctx: KeyGenContext, s: Tensor, moduli: Tensor, out: Tensor, basis: SmallPolyBasis): void {
   const scope = new Scope();
   try {
+    const key = drawSamplingKey(ctx.random);
     const b = scope.component(out, 0);
-    const a = scope.component(out, 1);
-    const fresh = scope.add(uniformPoly(ctx, primes));
-    a.copy_(fresh);
-    const e = scope.component(scope.add(smallPolysNtt(ctx, [sampleGaussian(ctx.random, ctx.parameters.ringDegree)], basis)), 0);
+    const a = uniformPoly(scope.component(out, 1), moduli, key);
+    const e = scope.component(scope.add(smallPolysNtt(ctx, [GAUSSIAN], basis, key)), 0);
     mulMod(a, s, moduli, { out: b });
     negMod(b, moduli, { out: b });
     addMod(b, e, moduli, { out: b });
@@ -76,7 +73,7 @@ export function generatePublicKeyData(ctx: KeyGenContext, secret: Tensor): Tenso
   const scope = new Scope();
   try {
     const s = scope.narrow(scope.component(secret, 0), 0, 0, limbs);
-    encryptZero(ctx, s, ctx.tables.levels[p.maxLevel]!.moduliQ, p.qPrimes, out, { level: p.maxLevel });
+    encryptZero(ctx, s, ctx.tables.levels[p.maxLevel]!.moduliQ, out, { level: p.maxLevel });
     return out;
   } catch (error) {
     out.dispose();
@@ -108,7 +105,7 @@ export function generateSwitchingKeyData(ctx: KeyGenContext, secret: Tensor, tar
     const pTarget = scope.add(mulMod(target, factorT, moduli));
     p.digitRanges.forEach(([begin, end], d) => {
       const digit = scope.component(out, d);
-      encryptZero(ctx, s, moduli, full, digit, 'QP');
+      encryptZero(ctx, s, moduli, digit, 'QP');
       const b = scope.component(digit, 0);
       const rows = scope.narrow(b, 0, begin, end - begin);
       addMod(rows, scope.narrow(pTarget, 0, begin, end - begin), scope.narrow(moduli, 0, begin, end - begin), { out: rows });

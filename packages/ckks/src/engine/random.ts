@@ -3,9 +3,10 @@ import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { CkksArgumentError } from './errors.js';
 
 /**
- * Where the engine's randomness comes from: keys, encryption masks and noise are all drawn from
- * one {@link RandomSource}, on the host, so that CPU and CUDA engines built with the same seed
- * produce identical keys and ciphertexts.
+ * Where the engine's randomness comes from: each key generation step and each encryption takes
+ * one 32-byte key from the engine's {@link RandomSource}, which the sampling kernels expand with
+ * ChaCha20 on the engine's device into the secret, masks and noise (see `sampling.ts`). So CPU and
+ * CUDA engines built with the same seed produce identical keys and ciphertexts.
  */
 export interface RandomSource {
   /** Whether the bytes are reproducible (seeded): for tests only. */

@@ -1,10 +1,29 @@
 import { describe, expect, it } from 'vitest';
 
+import { modulusTable, sampleSmallMod, sampleUniformMod, Tensor } from '@fhelium/cuda-native';
+
 import { CkksArgumentError } from './errors.js';
-import { OsRandomSource, SeededRandomSource } from './random.js';
-import { ERROR_BOUND, sampleGaussian, sampleGaussianBySearch, sampleTernary, sampleUniform, smallToRns } from './sampling.js';
+import { OsRandomSource, SeededRandomSource, type RandomSource } from './random.js';
+import { drawSamplingKey, ERROR_BOUND, GAUSSIAN, GAUSSIAN_CDF, TERNARY } from './sampling.js';
 
 const PRIMES = [(1n << 60n) - (1n << 20n) + 1n, 1099511480321n, 4294967291n];
+
+/** The first v with u < cdf[v], minus the bound: inversion of the double CDF by search. */
+function invertCdf(u: number): number {
+  let lo = 0;
+  let hi = GAUSSIAN_CDF.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (u < GAUSSIAN_CDF[mid]!) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo - ERROR_BOUND;
+}
+
+/** Signed values of `[polys, 1, n]` residues modulo q. */
+function signedValues(words: BigUint64Array, q: bigint): number[] {
+  return Array.from(words, (w) => Number(w > q / 2n ? w - q : w));
+}
 
 describe('random sources', () => {
   it('a seed gives the same stream, another seed another stream; OS bytes differ per call', () => {
@@ -27,34 +46,59 @@ describe('random sources', () => {
     expect(() => new SeededRandomSource(1.5)).toThrow(/seed: expected a non-empty string/);
     expect(() => new SeededRandomSource(new Uint8Array(0))).toThrow(CkksArgumentError);
   });
+
+  it('a sampling key is one request of 32 bytes', () => {
+    const requests: number[] = [];
+    const source: RandomSource = {
+      deterministic: true,
+      bytes: (n) => {
+        requests.push(n);
+        return new Uint8Array(n).fill(requests.length);
+      },
+    };
+    expect(drawSamplingKey(source)).toEqual(new Uint8Array(32).fill(1));
+    expect(requests).toEqual([32]);
+  });
 });
 
-describe('sampling', () => {
-  it('uniform residues are below their prime and cover the range', () => {
-    const n = 4096;
-    const r = sampleUniform(new SeededRandomSource(1), PRIMES, n);
-    PRIMES.forEach((q, l) => {
-      let sum = 0;
-      for (let i = 0; i < n; i++) {
-        const v = r[l * n + i]!;
-        expect(v < q).toBe(true);
-        sum += Number(v) / Number(q);
-      }
-      // Mean of U(0,1) over 4096 draws: 0.5 ± 5·0.0045.
-      expect(Math.abs(sum / n - 0.5)).toBeLessThan(0.025);
-    });
+describe('distributions', () => {
+  it('the Gaussian table gives exactly the inversion of the double CDF with the top 53 bits of the word', () => {
+    const thresholds = GAUSSIAN.thresholds;
+    expect([GAUSSIAN.minimum, GAUSSIAN.maximum, thresholds.length]).toEqual([-ERROR_BOUND, ERROR_BOUND, 2 * ERROR_BOUND]);
+    const words = new BigUint64Array(Uint8Array.from(new SeededRandomSource(9).bytes(8 * 100000)).buffer);
+    // Every threshold and its neighbours, then random words.
+    const edges = Array.from(thresholds).flatMap((t) => [t - 1n, t, t + 1n]);
+    for (const u of [0n, (1n << 64n) - 1n, ...edges, ...words]) {
+      expect(GAUSSIAN.valueFor(u)).toBe(invertCdf(Number(u >> 11n) / 2 ** 53));
+    }
   });
 
+  it('the ternary table is floor(3u / 2^64) - 1', () => {
+    const words = new BigUint64Array(Uint8Array.from(new SeededRandomSource(10).bytes(8 * 10000)).buffer);
+    const t = TERNARY.thresholds;
+    for (const u of [0n, (1n << 64n) - 1n, t[0]! - 1n, t[0]!, t[1]! - 1n, t[1]!, ...words]) {
+      expect(TERNARY.valueFor(u)).toBe(Number((3n * u) >> 64n) - 1);
+    }
+  });
+});
+
+describe('sampling kernels with the engine distributions (CPU)', () => {
+  const n = 1 << 15;
+  const q = PRIMES[0]!;
+  const drawn = sampleSmallMod(Tensor.empty([2, 1, n], { dtype: 'uint64' }), modulusTable([q]), [TERNARY, GAUSSIAN], {
+    key: drawSamplingKey(new SeededRandomSource(3)),
+  }).toArray() as BigUint64Array;
+
   it('ternary coefficients are -1, 0, 1 with about equal frequency', () => {
-    const s = sampleTernary(new SeededRandomSource(2), 30000);
     const counts = new Map<number, number>();
-    for (const v of s) counts.set(v, (counts.get(v) ?? 0) + 1);
+    for (const v of signedValues(drawn.subarray(0, n), q)) counts.set(v, (counts.get(v) ?? 0) + 1);
     expect([...counts.keys()].sort()).toEqual([-1, 0, 1]);
-    for (const c of counts.values()) expect(Math.abs(c - 10000)).toBeLessThan(500);
+    // n/3 = 10923 ± 5 standard deviations (5 * 85).
+    for (const c of counts.values()) expect(Math.abs(c - n / 3)).toBeLessThan(430);
   });
 
   it('Gaussian errors are bounded, centred, with standard deviation 3.2', () => {
-    const e = sampleGaussian(new SeededRandomSource(3), 50000);
+    const e = signedValues(drawn.subarray(n), q);
     let sum = 0;
     let sq = 0;
     for (const v of e) {
@@ -66,13 +110,20 @@ describe('sampling', () => {
     expect(Math.abs(Math.sqrt(sq / e.length) - 3.2)).toBeLessThan(0.1);
   });
 
-  it('the bucket fast path of the Gaussian sampler returns exactly what the CDF search does', () => {
-    expect(sampleGaussian(new SeededRandomSource(9), 200000)).toEqual(sampleGaussianBySearch(new SeededRandomSource(9), 200000));
-  });
-
-  it('smallToRns maps negatives to q - |c|, exactly', () => {
-    const c = Int8Array.from([0, 1, -1, 20, -20, 7, -7]);
-    const r = smallToRns(c, PRIMES);
-    PRIMES.forEach((q, l) => c.forEach((v, i) => expect(r[l * c.length + i]).toBe((((BigInt(v) % q) + q) % q))));
+  it('uniform residues are below their prime and cover the range', () => {
+    const m = 4096;
+    const r = sampleUniformMod(Tensor.empty([PRIMES.length, m], { dtype: 'uint64' }), modulusTable(PRIMES), {
+      key: drawSamplingKey(new SeededRandomSource(1)),
+    }).toArray() as BigUint64Array;
+    PRIMES.forEach((p, l) => {
+      let sum = 0;
+      for (let i = 0; i < m; i++) {
+        const v = r[l * m + i]!;
+        expect(v < p).toBe(true);
+        sum += Number(v) / Number(p);
+      }
+      // Mean of U(0,1) over 4096 draws: 0.5 ± 5·0.0045.
+      expect(Math.abs(sum / m - 0.5)).toBeLessThan(0.025);
+    });
   });
 });

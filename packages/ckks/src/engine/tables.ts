@@ -8,13 +8,6 @@ import {
 } from '@fhelium/cuda-native';
 import type { CkksParameters } from '@fhelium/ckks-values';
 
-/**
- * The prime 2^31 − 1 of the one-prime basis from which small polynomials are expanded to every limb
- * by one fast base conversion (exact for one source prime: â = 1). It is never ≡ 1 (mod 4), so it
- * can never be one of a parameter set's NTT-friendly primes, as the conversion requires.
- */
-export const SMALL_POLY_PRIME = 2147483647n;
-
 /** What key switching needs at one level l (Q_l = q_0..q_l). */
 export interface LevelTables {
   /** ModUp tables of each digit that has limbs at this level (digit d: limbs [d·alpha, min((d+1)·alpha, l+1))). */
@@ -25,8 +18,6 @@ export interface LevelTables {
   readonly modDownConstants: Tensor;
   /** Rescale Q_l → Q_{l-1} (null at level 0). */
   readonly rescale: RescaleTables | null;
-  /** Conversion from the one-prime basis {@link SMALL_POLY_PRIME} to Q_l (see `smallPolys.ts`). */
-  readonly smallToQ: BasisConversionTables;
   /** `[l+1, 3]` modulus table of Q_l. */
   readonly moduliQ: Tensor;
   /** `[l+1+K, 3]` modulus table of Q_l ∪ P, in limb order. */
@@ -50,8 +41,6 @@ export class EngineTables {
   readonly ntt: NttTables;
   /** `[L+1+K, 3]` modulus table of Q ∪ P (row = prime index). */
   readonly moduli: Tensor;
-  /** Conversion from the one-prime basis {@link SMALL_POLY_PRIME} to Q ∪ P. */
-  readonly smallToQP: BasisConversionTables;
   /** Limb map of P: L+1..L+K. */
   readonly pMap: Uint32Array;
   /** Per level 0..L. */
@@ -69,7 +58,6 @@ export class EngineTables {
     try {
       this.ntt = own(NttTables.build(parameters.logN, full, { device }));
       this.moduli = own(modulusTable(full, { device }));
-      this.smallToQP = own(BasisConversionTables.build([SMALL_POLY_PRIME], full, { device }));
       this.pMap = Uint32Array.from({ length: K }, (_, k) => L + 1 + k);
       const levels: LevelTables[] = [];
       for (let l = 0; l <= L; l += 1) {
@@ -85,7 +73,6 @@ export class EngineTables {
             modDownConversion: own(BasisConversionTables.build(parameters.pPrimes, q, { device })),
             modDownConstants: own(modDownConstants(q, parameters.pPrimes, { device })),
             rescale: l === 0 ? null : own(RescaleTables.build(q, { device })),
-            smallToQ: own(BasisConversionTables.build([SMALL_POLY_PRIME], q, { device })),
             moduliQ: own(modulusTable(q, { device })),
             moduliQP: own(modulusTable([...q, ...parameters.pPrimes], { device })),
             qMap: Uint32Array.from({ length: l + 1 }, (_, i) => i),

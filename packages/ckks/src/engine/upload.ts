@@ -1,7 +1,7 @@
 import { Tensor } from '@fhelium/cuda-native';
 
 /**
- * A tensor of `shape` on `device` holding `words` (host data the engine sampled or encoded). To a
+ * A tensor of `shape` on `device` holding `words` (host data the engine encoded). To a
  * CUDA device the words go through a pinned staging buffer and a non-blocking copy on the current
  * stream (about 8x the bandwidth of a pageable copy); the pinned cache keeps the staging block
  * until that copy has completed, so releasing it right away is safe.

@@ -44,11 +44,14 @@ void discard(GraphHandle* g, cudaGraph_t graph) {
 bool any_capture_open() { return !t_open.empty(); }
 
 void check_no_capture(const char* operation) {
+  check_no_capture(operation, "it would synchronize with or read from work that is only being recorded");
+}
+
+void check_no_capture(const char* operation, const char* reason) {
   if (t_open.empty()) return;
   const std::string message = std::string(operation) +
-                              " is not allowed while a CUDA graph capture is open on this thread: it would "
-                              "synchronize with or read from work that is only being recorded. The capture "
-                              "has been invalidated and is discarded when capture() returns.";
+                              " is not allowed while a CUDA graph capture is open on this thread: " + reason +
+                              ". The capture has been invalidated and is discarded when capture() returns.";
   for (GraphHandle* g : t_open) {
     if (g->violation.empty()) g->violation = message;
   }

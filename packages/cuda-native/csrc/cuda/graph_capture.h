@@ -34,6 +34,8 @@ bool any_capture_open();
 // Throws Error(CaptureViolation) naming `operation` when a capture is open on this thread, and
 // marks that capture as violated.
 void check_no_capture(const char* operation);
+// The same with the reason the operation cannot be captured (a clause: "it would ...").
+void check_no_capture(const char* operation, const char* reason);
 // True when `stream` is being captured (used to skip bookkeeping that cannot be captured).
 bool stream_is_capturing(cudaStream_t stream);
 

@@ -1,14 +1,17 @@
-// The CUDA kernel entry points of csrc/cuda/modarith.cu and strided_copy.cu, run on the host
+// The CUDA kernel entry points of csrc/cuda/modarith.cu, sampling.cu and strided_copy.cu, run on the host
 // through the fake runtime (fake_cuda::enqueue), for the fake-CUDA addon (see CMakeLists.txt).
 // Each op enqueues the CPU kernel with a copy of its arguments, so it is captured into graphs and
 // replayed like a real launch.
 #include <new>
 #include <utility>
 
+#include "common/sampling_checks.h"
 #include "cpu/modarith_kernels.h"
+#include "cpu/sampling.h"
 #include "cpu/strided_copy.h"
 #include "cuda/memory_ops.h"
 #include "cuda/modarith_kernels.h"
+#include "cuda/sampling.h"
 #include "cuda_runtime_api.h"
 
 namespace fhelium::cuda {
@@ -48,6 +51,23 @@ void mul_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, const uint64_t* 
 void mul_mod_shoup(DeviceStream ds, uint64_t* out, const uint64_t* a, const uint64_t* w, const uint64_t* w_shoup,
                    const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n) {
   enqueue(ds, [=] { cpu::mul_mod_shoup(out, a, w, w_shoup, moduli, batch, limbs, n); });
+}
+
+// The arguments are checked at the call, as the real entry points do before launching.
+void sample_uniform_mod(uint64_t* out, std::size_t batch_stride, std::size_t batch, std::size_t limbs,
+                        uint32_t log_n, const Modulus* moduli, const SamplingKey& key, cudaStream_t stream) {
+  check_sample_uniform_mod("cuda::sample_uniform_mod", out, batch_stride, batch, limbs, log_n, moduli);
+  const SamplingKey k = key;
+  enqueue(DeviceStream{0, stream}, [=] { cpu::sample_uniform_mod(out, batch_stride, batch, limbs, log_n, moduli, k); });
+}
+
+void sample_small_mod(uint64_t* out, std::size_t batch_stride, std::size_t batch, std::size_t limbs,
+                      uint32_t log_n, const Modulus* moduli, const SamplingKey& key,
+                      const SmallDistributions& distributions, cudaStream_t stream) {
+  check_sample_small_mod("cuda::sample_small_mod", out, batch_stride, batch, limbs, log_n, moduli, distributions);
+  const SamplingKey k = key;
+  const SmallDistributions d = distributions;
+  enqueue(DeviceStream{0, stream}, [=] { cpu::sample_small_mod(out, batch_stride, batch, limbs, log_n, moduli, k, d); });
 }
 
 void strided_copy(DeviceStream ds, void* dst, const void* src, const StridedCopy& desc) {

@@ -29,11 +29,13 @@
 #include "cpu/keyswitch.h"
 #include "cpu/ntt.h"
 #include "cpu/rescale.h"
+#include "cpu/sampling.h"
 #include "cuda/automorphism.h"
 #include "cuda/basis_conversion.h"
 #include "cuda/keyswitch.h"
 #include "cuda/ntt.h"
 #include "cuda/rescale.h"
+#include "cuda/sampling.h"
 #include "tests/test_util.h"
 
 namespace {
@@ -265,6 +267,43 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
     launch_c();
     record(ps, "automorphism_coeff conj", shape_of(2, lq, log_n), out, d_out, launch_c, stream,
            reps);
+  }
+  // Sampling as encryption uses it: the public-key encryption's small polynomials (ternary v and
+  // two wide ones like e0, e1) over Q in one launch, and a uniform polynomial over Q (the secret-key
+  // encryption's a). The moduli are the first lq rows of the NTT tables' modulus table.
+  {
+    SamplingKey key{};
+    for (uint32_t w = 0; w < 8; ++w) key.key[w] = 0x9e3779b9u * (w + 1) + log_n;
+    key.stream = 0;
+    SmallDistributions d{};
+    d.polys = 3;
+    const unsigned __int128 two64 = static_cast<unsigned __int128>(1) << 64;
+    d.thresholds[0] = static_cast<uint64_t>((two64 + 2) / 3);
+    d.thresholds[1] = static_cast<uint64_t>((2 * two64 + 2) / 3);
+    for (uint32_t j = 0; j < 40; ++j) d.thresholds[2 + j] = d.thresholds[42 + j] = (uint64_t{j} + 1) << 57;
+    d.begin[0] = 0;
+    d.begin[1] = 2;
+    d.begin[2] = 42;
+    d.begin[3] = 82;
+    d.minimum[0] = -1;
+    d.minimum[1] = d.minimum[2] = -20;
+    std::vector<uint64_t> small(3 * lq * n);
+    cpu::sample_small_mod(small.data(), lq * n, 3, lq, log_n, hv.moduli, key, d);
+    DeviceWords d_small(small.size());
+    auto launch = [&] {
+      cuda::sample_small_mod(d_small.get(), lq * n, 3, lq, log_n, dv.moduli, key, d, stream);
+    };
+    launch();
+    record(ps, "sample_small_mod", shape_of(3, lq, log_n), small, d_small, launch, stream, reps);
+    key.stream = 1;
+    std::vector<uint64_t> uniform(lq * n);
+    cpu::sample_uniform_mod(uniform.data(), lq * n, 1, lq, log_n, hv.moduli, key);
+    DeviceWords d_uniform(uniform.size());
+    auto launch_u = [&] {
+      cuda::sample_uniform_mod(d_uniform.get(), lq * n, 1, lq, log_n, dv.moduli, key, stream);
+    };
+    launch_u();
+    record(ps, "sample_uniform_mod", shape_of(1, lq, log_n), uniform, d_uniform, launch_u, stream, reps);
   }
   // ModUp of every digit of one polynomial over Q (coefficient form).
   std::vector<BasisConversionTables> up_tables;

@@ -9,11 +9,13 @@
 #include "cpu/keyswitch.h"
 #include "cpu/ntt.h"
 #include "cpu/rescale.h"
+#include "cpu/sampling.h"
 #include "cuda/automorphism.h"
 #include "cuda/basis_conversion.h"
 #include "cuda/keyswitch.h"
 #include "cuda/ntt.h"
 #include "cuda/rescale.h"
+#include "cuda/sampling.h"
 
 namespace fhelium::cuda {
 namespace {
@@ -79,6 +81,15 @@ void keyswitch_inner_product(const uint64_t* d, std::size_t nd, std::size_t limb
                              const uint32_t* map, const Modulus* m, std::size_t np, uint32_t log_n,
                              uint64_t* out, cudaStream_t) {
   cpu::keyswitch_inner_product(d, nd, limbs, k, map, m, np, log_n, out);
+}
+void sample_uniform_mod(uint64_t* out, std::size_t stride, std::size_t batch, std::size_t limbs,
+                        uint32_t log_n, const Modulus* m, const SamplingKey& key, cudaStream_t) {
+  cpu::sample_uniform_mod(out, stride, batch, limbs, log_n, m, key);
+}
+void sample_small_mod(uint64_t* out, std::size_t stride, std::size_t batch, std::size_t limbs,
+                      uint32_t log_n, const Modulus* m, const SamplingKey& key,
+                      const SmallDistributions& d, cudaStream_t) {
+  cpu::sample_small_mod(out, stride, batch, limbs, log_n, m, key, d);
 }
 
 }  // namespace fhelium::cuda
