@@ -44,4 +44,5 @@ export {
 } from './basis-conversion.js';
 export { RescaleTables, rescalePrepare, rescaleFinish, type RescaleTablesOptions, type RescaleOptions } from './rescale.js';
 export { keyswitchInnerProduct, type KeyswitchOptions } from './keyswitch.js';
+export { mulAccumulateMod, MUL_ACCUMULATE_MAX_TERMS, type MulAccumulateOptions } from './mul-accumulate.js';
 export { KernelTables, KERNEL_MIN_LOG_N, KERNEL_MAX_LOG_N, KERNEL_MAX_LIMBS } from './kernel-checks.js';

@@ -1,14 +1,16 @@
-// The CUDA kernel entry points of csrc/cuda/modarith.cu and strided_copy.cu, run on the host
-// through the fake runtime (fake_cuda::enqueue), for the fake-CUDA addon (see CMakeLists.txt).
-// Each op enqueues the CPU kernel with a copy of its arguments, so it is captured into graphs and
-// replayed like a real launch.
+// The CUDA kernel entry points of csrc/cuda/modarith.cu, mul_accumulate.cu and strided_copy.cu,
+// run on the host through the fake runtime (fake_cuda::enqueue), for the fake-CUDA addon (see
+// CMakeLists.txt). Each op enqueues the CPU kernel with a copy of its arguments, so it is captured
+// into graphs and replayed like a real launch.
 #include <new>
 #include <utility>
 
 #include "cpu/modarith_kernels.h"
+#include "cpu/mul_accumulate.h"
 #include "cpu/strided_copy.h"
 #include "cuda/memory_ops.h"
 #include "cuda/modarith_kernels.h"
+#include "cuda/mul_accumulate.h"
 #include "cuda_runtime_api.h"
 
 namespace fhelium::cuda {
@@ -48,6 +50,15 @@ void mul_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, const uint64_t* 
 void mul_mod_shoup(DeviceStream ds, uint64_t* out, const uint64_t* a, const uint64_t* w, const uint64_t* w_shoup,
                    const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n) {
   enqueue(ds, [=] { cpu::mul_mod_shoup(out, a, w, w_shoup, moduli, batch, limbs, n); });
+}
+
+void mul_accumulate_mod(DeviceStream ds, uint64_t* out, const MulAccumulateTerms& terms, std::size_t count,
+                        const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n, uint64_t galois_elt,
+                        bool accumulate) {
+  // Checked now, as the real launcher does, so a bad call throws instead of failing on the queue.
+  check_mul_accumulate("cuda::mul_accumulate_mod", out, terms, count, moduli, batch, limbs, n, galois_elt);
+  const MulAccumulateTerms t = terms;
+  enqueue(ds, [=] { cpu::mul_accumulate_mod(out, t, count, moduli, batch, limbs, n, galois_elt, accumulate); });
 }
 
 void strided_copy(DeviceStream ds, void* dst, const void* src, const StridedCopy& desc) {
