@@ -68,7 +68,7 @@ if (op === 'steps') {
   const lt = t.levels[level];
   const alpha = engine.parameters.alpha;
   const c1 = a._component(1);
-  const { Event, Stream, nttInverse, nttForward, modUpDigits, keyswitchInnerProduct, basisConvert, modDownFinish, automorphismNtt, mulMod, addMod } = native;
+  const { Event, Stream, nttInverse, nttForward, modUpDigits, keyswitchInnerProduct, basisConvert, modDownFinish, automorphismNtt, mulMod, addMod, mulAccumulateMod } = native;
   const coeff = nttInverse(c1, t.ntt, { limbToPrime: lt.qMap });
   const digits = modUpDigits(coeff, lt.modUp, alpha);
   nttForward(digits, t.ntt, { limbToPrime: lt.qpMap, out: digits });
@@ -80,6 +80,10 @@ if (op === 'steps') {
   const xq = inner.narrow(1, 0, level + 1);
   const stream = onCpu ? null : Stream.current(device);
   const moduli = lt.moduliQ;
+  // One giant step of a 256x256 matrixVector: 16 distinct ciphertext x plaintext pairs.
+  const cts = Array.from({ length: 16 }, () => a.data.clone());
+  const pts = Array.from({ length: 16 }, () => ptX.data.clone());
+  const g = 5 ** 16 % (4 * slots);
   const steps = {
     'nttInverse c1 [l+1,N]': () => nttInverse(c1, t.ntt, { limbToPrime: lt.qMap }),
     'modUpDigits': () => modUpDigits(coeff, lt.modUp, alpha),
@@ -89,6 +93,12 @@ if (op === 'steps') {
     'basisConvert P->Q [2,l+1,N]': () => basisConvert(pCoeff, lt.modDownConversion),
     'nttForward [2,l+1,N]': () => { nttForward(conv, t.ntt, { limbToPrime: lt.qMap, out: conv }); return null; },
     'modDownFinish': () => { modDownFinish(xq, conv, lt.modDownConstants, { out: conv }); return null; },
+    'keyswitchInnerProduct rotated +=': () => {
+      keyswitchInnerProduct(digits, keys.relinearizationKey.data, t.moduli, { limbToPrime: lt.qpMap, galoisElement: 5, out: inner, accumulate: true });
+      return null;
+    },
+    'mulAccumulateMod 16 pairs': () => mulAccumulateMod(cts, pts, moduli),
+    'mulAccumulateMod 16 pairs rotated': () => mulAccumulateMod(cts, pts, moduli, { galoisElement: g }),
     'automorphismNtt digits': () => automorphismNtt(digits, 5),
     'automorphismNtt ct': () => automorphismNtt(a.data, 5),
     'mulMod [l+1,N]': () => mulMod(c1, c1, moduli),

@@ -7,7 +7,7 @@
  */
 import { TensorArgumentError } from './errors.js';
 import { formatShape } from './layout.js';
-import { checkContiguousU64, checkU64, kernels, limbMap, log2, outputOperand, polyGeometry, sameDevice } from './kernel-checks.js';
+import { checkContiguousU64, checkU64, galoisElementArg, kernels, limbMap, log2, outputOperand, polyGeometry, sameDevice } from './kernel-checks.js';
 import { Tensor } from './tensor.js';
 
 /** Options of the automorphism kernels. */
@@ -22,14 +22,6 @@ export interface AutomorphismCoeffOptions extends AutomorphismOptions {
   limbToPrime?: Uint32Array | readonly number[];
 }
 
-function galois(g: number | bigint, n: number, op: string): bigint {
-  const v = typeof g === 'bigint' ? g : typeof g === 'number' && Number.isSafeInteger(g) ? BigInt(g) : -1n;
-  if (v < 1n || v >= BigInt(2 * n) || (v & 1n) === 0n) {
-    throw new TensorArgumentError(`${op}: galoisElement must be odd and in [1, 2N = ${2 * n}), got ${String(g)}`);
-  }
-  return v;
-}
-
 /**
  * X -> X^g on polynomials in NTT form (bit-reversed evaluation order): a permutation of each
  * limb, the same for every prime. `a` is `[...batch, limbs, N]`. Returns the output.
@@ -42,7 +34,7 @@ export function automorphismNtt(a: Tensor, galoisElement: number | bigint, optio
   if (g.batchStride !== g.limbs * g.n) {
     throw new TensorArgumentError(`${op}: a must be contiguous, got shape ${formatShape(a.shape)}, stride ${formatShape(a.stride)}`);
   }
-  const elt = galois(galoisElement, g.n, op);
+  const elt = galoisElementArg(galoisElement, g.n, op);
   const { tensor: out, geometry: o } = outputOperand(options.out, a.shape, a, [a], false, op);
   if (o.batchStride !== o.limbs * o.n) throw new TensorArgumentError(`${op}: out must be contiguous`);
   kernels().automorphismNtt(a._dev, a._ptr, out._ptr, g.batch, g.limbs, log2(g.n), elt);
@@ -66,7 +58,7 @@ export function automorphismCoeff(a: Tensor, galoisElement: number | bigint, mod
   if (g.batchStride !== g.limbs * g.n) {
     throw new TensorArgumentError(`${op}: a must be contiguous, got shape ${formatShape(a.shape)}, stride ${formatShape(a.stride)}`);
   }
-  const elt = galois(galoisElement, g.n, op);
+  const elt = galoisElementArg(galoisElement, g.n, op);
   const numPrimes = moduli.shape[0]!;
   const map = limbMap(options.limbToPrime, g.limbs, numPrimes, op);
   const { tensor: out, geometry: o } = outputOperand(options.out, a.shape, a, [a], false, op);

@@ -71,5 +71,12 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
     const m = modulusTable(FULL);
     const mg = modulusTable(FULL, { device: 'cuda' });
     same(keyswitchInnerProduct(up, keys, m), keyswitchInnerProduct(upG, keysG, mg));
+    // Fused: the digits read through a rotation's automorphism, added into an output.
+    const g = 5 ** 5 % (2 * n);
+    const acc = Tensor.fromArray(randomPoly(FULL, 2, n, 10n), { shape: [2, FULL.length, n] });
+    const accG = acc.to('cuda');
+    keyswitchInnerProduct(up, keys, m, { galoisElement: g, out: acc, accumulate: true });
+    keyswitchInnerProduct(upG, keysG, mg, { galoisElement: g, out: accG, accumulate: true });
+    same(acc, accG);
   });
 });

@@ -54,4 +54,5 @@ export {
   SAMPLING_MAX_BATCH,
   type SamplingKey,
 } from './sampling.js';
+export { mulAccumulateMod, MUL_ACCUMULATE_MAX_TERMS, type MulAccumulateOptions } from './mul-accumulate.js';
 export { KernelTables, KERNEL_MIN_LOG_N, KERNEL_MAX_LOG_N, KERNEL_MAX_LIMBS } from './kernel-checks.js';

@@ -1,6 +1,6 @@
 /**
  * Argument checks and the raw native surface shared by the CKKS kernel wrappers (ntt,
- * automorphism, basis-conversion, rescale, keyswitch, sampling). Internal to this package.
+ * automorphism, basis-conversion, rescale, keyswitch, sampling, mul-accumulate). Internal to this package.
  *
  * Polynomial operands are uint64 tensors shaped `[...batch, limbs, N]` whose last two dimensions
  * are contiguous (stride `[N, 1]`) and whose batch dimensions collapse to one uniform stride, so a
@@ -72,7 +72,11 @@ export interface KernelBinding extends NativeBinding {
   ): void;
   keyswitchInnerProduct(
     device: number, digits: bigint, numDigits: number, limbs: number, keys: bigint, limbToPrime: Uint32Array,
-    moduli: bigint, numPrimes: number, logN: number, out: bigint,
+    moduli: bigint, numPrimes: number, logN: number, galoisElement: bigint, accumulate: boolean, out: bigint,
+  ): void;
+  mulAccumulateMod(
+    device: number, out: bigint, a: BigUint64Array, b: BigUint64Array, moduli: bigint,
+    batch: number, limbs: number, n: number, galoisElement: bigint, accumulate: boolean,
   ): void;
   sampleUniformMod(
     device: number, out: bigint, batchStride: number, batch: number, limbs: number, logN: number, moduli: bigint,
@@ -167,6 +171,18 @@ export function polyGeometry(t: Tensor, name: string, op: string): PolyGeometry 
   }
   if (batch === 1) batchStride = limbs * n;
   return { batch, limbs, n, batchStride };
+}
+
+/**
+ * A Galois element argument of a ring of degree `n`, as a bigint.
+ * @throws {TensorArgumentError} unless it is an odd integer in [1, 2N). @internal
+ */
+export function galoisElementArg(g: unknown, n: number, op: string): bigint {
+  const v = typeof g === 'bigint' ? g : typeof g === 'number' && Number.isSafeInteger(g) ? BigInt(g) : -1n;
+  if (v < 1n || v >= BigInt(2 * n) || (v & 1n) === 0n) {
+    throw new TensorArgumentError(`${op}: galoisElement must be odd and in [1, 2N = ${2 * n}), got ${String(g)}`);
+  }
+  return v;
 }
 
 /** log2 of a power of two. @internal */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
+import { automorphismNtt } from './automorphism.js';
 import { mod, nttPrimes, randomPoly } from './ckks-kernels.test-helpers.js';
 import { keyswitchInnerProduct } from './keyswitch.js';
-import { modulusTable } from './modarith.js';
+import { addMod, modulusTable } from './modarith.js';
 import { Tensor } from './tensor.js';
 
 const LOG_N = 10;
@@ -33,6 +34,30 @@ describe('keyswitchInnerProduct (CPU)', () => {
         }
       });
     }
+  });
+
+  it('reads the digits through an automorphism and adds into out: equal to permuting first and adding after', () => {
+    const map = [0, 2, 3, 4];
+    const sub = map.map((p) => FULL[p]!);
+    const D = 3;
+    const g = 5 ** 9 % (2 * N);
+    using td = Tensor.fromArray(randomPoly(sub, D, N, 7n), { shape: [D, sub.length, N] });
+    const keyData = new BigUint64Array(D * 2 * FULL.length * N);
+    for (let j = 0; j < D * 2; j++) keyData.set(randomPoly(FULL, 1, N, 300n + BigInt(j)), j * FULL.length * N);
+    using tk = Tensor.fromArray(keyData, { shape: [D, 2, FULL.length, N] });
+    using moduli = modulusTable(FULL);
+    using subModuli = modulusTable(sub);
+    using rotated = automorphismNtt(td, g);
+    using plain = keyswitchInnerProduct(rotated, tk, moduli, { limbToPrime: map });
+    using fused = keyswitchInnerProduct(td, tk, moduli, { limbToPrime: map, galoisElement: g });
+    expect(fused.toArray()).toEqual(plain.toArray());
+    using start = Tensor.fromArray(randomPoly(sub, 2, N, 8n), { shape: [2, sub.length, N] });
+    using acc = start.clone();
+    expect(keyswitchInnerProduct(td, tk, moduli, { limbToPrime: map, galoisElement: BigInt(g), out: acc, accumulate: true })).toBe(acc);
+    using expected = addMod(start, plain, subModuli);
+    expect(acc.toArray()).toEqual(expected.toArray());
+    expect(() => keyswitchInnerProduct(td, tk, moduli, { limbToPrime: map, accumulate: true })).toThrow(/accumulate needs an out/);
+    expect(() => keyswitchInnerProduct(td, tk, moduli, { limbToPrime: map, galoisElement: 2 })).toThrow(/galoisElement must be odd/);
   });
 
   it('rejects keys of the wrong shape and an out that overlaps the digits', () => {

@@ -702,6 +702,16 @@ export class CkksEngine {
     return key;
   }
 
+  /**
+   * The rotation key {@link rotate} would use for `steps` on `ct` (null for a step ≡ 0, which needs
+   * none), with the same checks and errors; for evaluators built on the key-switching pieces.
+   * @internal
+   */
+  _rotationKey(ct: Ciphertext, steps: number, rotationKeys: RotationKeys, op: string): RotationKey | null {
+    this.live(op);
+    return this.findRotationKey(ct, steps, rotationKeys, op);
+  }
+
   /** Rotates the slots left by `steps` (right when negative): slot j of the result = slot j + steps. */
   rotate(ct: Ciphertext, steps: number, rotationKeys: RotationKeys): Ciphertext {
     const op = 'rotate';
@@ -748,8 +758,8 @@ export class CkksEngine {
 
   /**
    * Hoisted rotations: one ciphertext rotated by each of `steps`, sharing one ModUp of c1 (the
-   * automorphism is applied to the ModUp'd digits). Returns one ciphertext per step, in order
-   * (a step ≡ 0 gives a copy).
+   * inner product reads the ModUp'd digits through each step's automorphism). Returns one
+   * ciphertext per step, in order (a step ≡ 0 gives a copy).
    */
   rotateMany(ct: Ciphertext, steps: readonly number[], rotationKeys: RotationKeys): Ciphertext[] {
     const op = 'rotateMany';
@@ -771,8 +781,7 @@ export class CkksEngine {
         }
         const inner = new Scope();
         try {
-          const rotatedDigits = inner.add(automorphismNtt(digits!, key.galoisElement));
-          const ks = keySwitchDigits(this._tables, ct.level, rotatedDigits, key.data);
+          const ks = keySwitchDigits(this._tables, ct.level, digits!, key.data, key.galoisElement);
           try {
             const k0 = inner.component(ks, 0);
             const c0 = inner.add(automorphismNtt(ct._component(0), key.galoisElement));

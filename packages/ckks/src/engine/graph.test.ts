@@ -11,6 +11,7 @@ import { CudaGraph, CudaGraphCaptureViolationError, Stream } from '@fhelium/cuda
 import { describeCuda, itCuda } from '@fhelium/cuda-native/testing';
 
 import { CkksEngine } from './CkksEngine.js';
+import { encodeMatrixDiagonals, matrixVector, matrixVectorRotationSteps, tileVector } from './matrixVector.js';
 
 describeCuda('CkksEngine under CUDA Graph capture', () => {
   itCuda('multiply + relinearize + rescale + rotate + add, captured once and replayed on new inputs', () => {
@@ -72,5 +73,34 @@ describeCuda('CkksEngine under CUDA Graph capture', () => {
     const back = engine.decode(engine.decrypt(ct, keys.secretKey));
     expect(Math.abs(back[0]! - 0.25)).toBeLessThan(1e-6);
     expect(Math.abs(back[1]! + 0.5)).toBeLessThan(1e-6);
+  });
+
+  itCuda('matrixVector (hoisted baby steps, multiply-accumulate giant steps, one shared ModDown), captured and replayed', () => {
+    const engine = CkksEngine.create({ preset: 'test-n12-l7', device: 'cuda', allowInsecure: true, seed: 'graph-mv' });
+    const d = 64;
+    const keys = engine.generateKeys({ rotations: [...matrixVectorRotationSteps(engine, d)] });
+    const m = Array.from({ length: d }, (_, r) => Float64Array.from({ length: d }, (_, c) => Math.cos(r * d + c) / 2));
+    const diagonals = encodeMatrixDiagonals(engine, m);
+    const vector = (seed: number) => Float64Array.from({ length: d }, (_, i) => Math.sin(seed * 100 + i) / 2);
+    const enc = (seed: number) => engine.encrypt(engine.encode(tileVector(vector(seed), d, engine.slots)), keys.publicKey);
+    const product = (ct: Ciphertext): Ciphertext => matrixVector(ct, { engine, diagonals, rotationKeys: keys.rotationKeys });
+    const input = enc(1);
+    const eager = product(input).data.toArray();
+    const graph = new CudaGraph();
+    const out = graph.capture(() => product(input), { stream: new Stream('cuda') });
+    graph.replay();
+    expect(out.data.toArray()).toEqual(eager);
+    const next = enc(2);
+    input.data.copy_(next.data);
+    graph.replay();
+    expect(out.data.toArray()).toEqual(product(next).data.toArray());
+    const got = engine.decode(engine.decrypt(out, keys.secretKey));
+    const v = vector(2);
+    for (const t of [0, 1, d - 1, d + 5, engine.slots - 1]) {
+      let expected = 0;
+      for (let c = 0; c < d; c++) expected += m[t % d]![c]! * v[c]!;
+      expect(Math.abs(got[t]! - expected)).toBeLessThan(d * 1e-6);
+    }
+    graph.reset();
   });
 });

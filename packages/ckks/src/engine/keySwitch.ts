@@ -4,6 +4,9 @@
  *      of alpha primes is extended to Q_l ∪ P (fast base conversion), and back to NTT form;
  *   2. the inner product of the digits with the key's digits (b_d, a_d) over Q_l ∪ P;
  *   3. ModDown: divide by P (convert the P limbs to Q_l, subtract, multiply by P^-1).
+ * Hoisted rotations share step 1 and pass their Galois element to step 2, which reads the digits
+ * through the automorphism; key switches whose results are summed can add their step-2 products
+ * ({@link keySwitchInnerProductInto}) and share one step 3.
  * Every scratch tensor comes from the caching allocator and is released before returning.
  */
 import { keyswitchInnerProduct, basisConvert, modDownFinish, modUpDigits, nttForward, nttInverse, type Tensor } from '@fhelium/cuda-native';
@@ -88,12 +91,33 @@ export function modDown(tables: EngineTables, level: number, x: Tensor): Tensor 
 }
 
 /**
- * The key-switched pair `[2, l+1, N]` (NTT form over Q_l) of ModUp'd `digits` under the key data
- * `keyData` (`[dnum, 2, L+1+K, N]`): (ks0, ks1) with ks0 + ks1·s ≈ c·s' for the key's s'.
+ * The inner product `[2, l+1+K, N]` (over Q_l ∪ P, before ModDown) of ModUp'd `digits` with the
+ * key data `keyData`, the digits read through X → X^galoisElement (1: as they are), added into
+ * `sum` when given (and returned), else into a new tensor. ModDown of a sum of these is within
+ * K + 1 of the sum divided by P per coefficient, as for a single key switch (the sum of separate
+ * ModDowns would carry one such rounding per term), so summed key switches share one {@link modDown}.
  */
-export function keySwitchDigits(tables: EngineTables, level: number, digits: Tensor, keyData: Tensor): Tensor {
-  const lt = tables.levels[level]!;
-  const inner = keyswitchInnerProduct(digits, keyData, tables.moduli, { limbToPrime: lt.qpMap });
+export function keySwitchInnerProductInto(
+  tables: EngineTables,
+  level: number,
+  digits: Tensor,
+  keyData: Tensor,
+  galoisElement: number,
+  sum: Tensor | null,
+): Tensor {
+  const limbToPrime = tables.levels[level]!.qpMap;
+  if (sum === null) return keyswitchInnerProduct(digits, keyData, tables.moduli, { limbToPrime, galoisElement });
+  return keyswitchInnerProduct(digits, keyData, tables.moduli, { limbToPrime, galoisElement, out: sum, accumulate: true });
+}
+
+/**
+ * The key-switched pair `[2, l+1, N]` (NTT form over Q_l) of ModUp'd `digits` under the key data
+ * `keyData` (`[dnum, 2, L+1+K, N]`): (ks0, ks1) with ks0 + ks1·s ≈ c·s' for the key's s'. With a
+ * Galois element g, the digits are read through X → X^g: the key switch of the rotated polynomial
+ * for hoisted rotations (the key is then the one for g).
+ */
+export function keySwitchDigits(tables: EngineTables, level: number, digits: Tensor, keyData: Tensor, galoisElement = 1): Tensor {
+  const inner = keySwitchInnerProductInto(tables, level, digits, keyData, galoisElement, null);
   try {
     return modDown(tables, level, inner);
   } finally {

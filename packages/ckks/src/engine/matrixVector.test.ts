@@ -1,8 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import type { Ciphertext } from '@fhelium/ckks-values';
+
 import { CkksEngine, type CkksKeys } from './CkksEngine.js';
 import { CkksContextMismatchError, CkksLevelMismatchError, CkksMissingKeyError } from './errors.js';
-import { encodeMatrixDiagonals, matrixVector, matrixVectorPlan, matrixVectorRotationSteps, tileVector } from './matrixVector.js';
+import {
+  encodeMatrixDiagonals,
+  matrixVector,
+  matrixVectorPlan,
+  matrixVectorRotationSteps,
+  tileVector,
+  type EncodedMatrixDiagonals,
+} from './matrixVector.js';
 
 function rng(seed: number): () => number {
   let x = seed >>> 0 || 1;
@@ -27,6 +36,55 @@ describe('matrixVectorPlan', () => {
   });
 });
 
+/** The largest |decrypted − M·v| over every slot of y (v tiled with period d'). */
+function worstError(engine: CkksEngine, keys: CkksKeys, y: Ciphertext, m: Float64Array[], v: Float64Array): number {
+  const d = m.length;
+  const got = engine.decode(engine.decrypt(y, keys.secretKey));
+  const period = matrixVectorPlan(d, engine.slots).period;
+  let worst = 0;
+  for (let t = 0; t < engine.slots; t++) {
+    const row = t % period;
+    let expected = 0;
+    if (row < d) for (let c = 0; c < d; c++) expected += m[row]![c]! * v[c]!;
+    worst = Math.max(worst, Math.abs(got[t]! - expected));
+  }
+  return worst;
+}
+
+/** A random d×d matrix and vector with entries in [-1, 1], encrypted at `level`. */
+function problem(engine: CkksEngine, keys: CkksKeys, d: number, level: number) {
+  const r = rng(d);
+  const m = Array.from({ length: d }, () => Float64Array.from({ length: d }, r));
+  const v = Float64Array.from({ length: d }, r);
+  const diagonals = encodeMatrixDiagonals(engine, m, { level });
+  const ct = engine.encrypt(engine.encode(tileVector(v, d, engine.slots), { level }), keys.publicKey);
+  return { m, v, diagonals, ct };
+}
+
+/**
+ * The same product composed of engine operations (the hoisted baby rotations, then multiplyPlain
+ * and add per term and a full rotation, with its own ModDown, per giant step): the reference the
+ * fused evaluation must match.
+ */
+function composedProduct(engine: CkksEngine, keys: CkksKeys, ct: Ciphertext, diagonals: EncodedMatrixDiagonals): Ciphertext {
+  const { babySteps, giantSteps, plaintexts } = diagonals;
+  const baby = [ct, ...engine.rotateMany(ct, Array.from({ length: babySteps - 1 }, (_, i) => i + 1), keys.rotationKeys)];
+  let acc: Ciphertext | null = null;
+  for (let j = 0; j < giantSteps; j++) {
+    let inner: Ciphertext | null = null;
+    for (let i = 0; i < babySteps; i++) {
+      const pt = plaintexts.get(j * babySteps + i);
+      if (pt === undefined) continue;
+      const term = engine.multiplyPlain(baby[i]!, pt);
+      inner = inner === null ? term : engine.add(inner, term);
+    }
+    if (inner === null) continue;
+    const rotated = j === 0 ? inner : engine.rotate(inner, j * babySteps, keys.rotationKeys);
+    acc = acc === null ? rotated : engine.add(acc, rotated);
+  }
+  return engine.rescale(acc!);
+}
+
 describe('matrixVector (CPU, test-n10-l3: 512 slots)', () => {
   let engine: CkksEngine;
   let keys: CkksKeys;
@@ -41,27 +99,32 @@ describe('matrixVector (CPU, test-n10-l3: 512 slots)', () => {
   // the sum of d rounding and rotation errors of ~1e-9 each, far below.
   for (const d of [16, 48, 64, 256]) {
     it(`computes y = M·v for ${d}x${d} within ${d}e-6`, () => {
-      const r = rng(d);
-      const m = Array.from({ length: d }, () => Float64Array.from({ length: d }, r));
-      const v = Float64Array.from({ length: d }, r);
-      const diagonals = encodeMatrixDiagonals(engine, m, { level: 3 });
-      const ct = engine.encrypt(engine.encode(tileVector(v, d, engine.slots)), keys.publicKey);
+      const { m, v, diagonals, ct } = problem(engine, keys, d, 3);
       const y = matrixVector(ct, { engine, diagonals, rotationKeys: keys.rotationKeys });
       expect(y.level).toBe(2);
       expect(y.scale).toBe(ct.scale);
-      const got = engine.decode(engine.decrypt(y, keys.secretKey));
-      const period = matrixVectorPlan(d, engine.slots).period;
-      let worst = 0;
-      for (let t = 0; t < engine.slots; t++) {
-        const row = t % period;
-        let expected = 0;
-        if (row < d) for (let c = 0; c < d; c++) expected += m[row]![c]! * v[c]!;
-        worst = Math.max(worst, Math.abs(got[t]! - expected));
-      }
-      expect(worst).toBeLessThan(d * 1e-6);
+      expect(worstError(engine, keys, y, m, v)).toBeLessThan(d * 1e-6);
       diagonals.dispose();
     });
   }
+
+  it('is as precise as the product composed of rotate, multiplyPlain and add (one shared ModDown loses nothing)', () => {
+    for (const d of [48, 256]) {
+      const { m, v, diagonals, ct } = problem(engine, keys, d, 2);
+      const fused = matrixVector(ct, { engine, diagonals, rotationKeys: keys.rotationKeys });
+      const composed = composedProduct(engine, keys, ct, diagonals);
+      expect(fused.scale).toBe(composed.scale);
+      const a = engine.decode(engine.decrypt(fused, keys.secretKey));
+      const b = engine.decode(engine.decrypt(composed, keys.secretKey));
+      let apart = 0;
+      for (let t = 0; t < engine.slots; t++) apart = Math.max(apart, Math.abs(a[t]! - b[t]!));
+      // They differ only by the rounding of ModDown (a few units before the rescale by q_l ≈ 2^40),
+      // far below the encoding and encryption noise both carry (~1e-7 here).
+      expect(apart).toBeLessThan(1e-9);
+      expect(worstError(engine, keys, fused, m, v)).toBeLessThanOrEqual(worstError(engine, keys, composed, m, v) + 1e-9);
+      diagonals.dispose();
+    }
+  });
 
   it('skips zero diagonals: a diagonal matrix needs no rotation key', () => {
     const d = 32;
@@ -88,4 +151,27 @@ describe('matrixVector (CPU, test-n10-l3: 512 slots)', () => {
     expect(() => encodeMatrixDiagonals(engine, [[1, 2], [3]])).toThrow(/row 1 has 1 entries, expected 2/);
     expect(() => encodeMatrixDiagonals(engine, [[1]], { level: 0 })).toThrow(CkksLevelMismatchError);
   });
+});
+
+describe('matrixVector (CPU, n14-l7: the benchmark preset, 8192 slots)', () => {
+  let engine: CkksEngine;
+  let keys: CkksKeys;
+  const dims = [16, 100, 256];
+  beforeAll(() => {
+    engine = CkksEngine.create({ preset: 'n14-l7', seed: 'mv-n14' });
+    const steps = new Set<number>();
+    for (const d of dims) for (const s of matrixVectorRotationSteps(engine, d)) steps.add(s);
+    keys = engine.generateKeys({ rotations: [...steps] });
+  });
+
+  for (const d of dims) {
+    it(`computes y = M·v for ${d}x${d} at the top level within ${d}e-6`, () => {
+      const { m, v, diagonals, ct } = problem(engine, keys, d, engine.maxLevel);
+      const y = matrixVector(ct, { engine, diagonals, rotationKeys: keys.rotationKeys });
+      expect(y.level).toBe(engine.maxLevel - 1);
+      expect(y.scale).toBe(ct.scale);
+      expect(worstError(engine, keys, y, m, v)).toBeLessThan(d * 1e-6);
+      diagonals.dispose();
+    });
+  }
 });

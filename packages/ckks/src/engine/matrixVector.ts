@@ -10,15 +10,19 @@
  * k = j·n1 + i (baby steps n1, giant steps n2 = d'/n1):
  *   y = Σ_j rot( Σ_i rot(diag_{j·n1+i}, −j·n1) ⊙ rot(v, i), j·n1 ),
  * so the n1 − 1 baby rotations of v share one ModUp (hoisted), the giant rotations act on n2 − 1
- * partial sums, and the pre-rotated diagonals are plaintexts encoded once. Zero diagonals are
- * skipped. Diagonals are encoded at the ciphertext's level with scale q_level (by default), so the
- * single rescale at the end returns the product to the input's scale; the result is one level lower.
+ * partial sums and share one ModDown, and the pre-rotated diagonals are plaintexts encoded once
+ * (see {@link matrixVector} for the evaluation). Zero diagonals are skipped. Diagonals are encoded
+ * at the ciphertext's level with scale q_level (by default), so the single rescale at the end
+ * returns the product to the input's scale; the result is one level lower.
  */
-import { Ciphertext, type Plaintext } from '@fhelium/ckks-values';
+import { addMod, mulAccumulateMod, type Tensor } from '@fhelium/cuda-native';
+import { Ciphertext, type Plaintext, type RotationKey } from '@fhelium/ckks-values';
 
-import { checkCiphertext } from './checks.js';
+import { checkCiphertext, checkComponents, checkPlaintext, sameLevel, sameScale } from './checks.js';
 import type { CkksEngine, RotationKeys } from './CkksEngine.js';
 import { CkksArgumentError, CkksContextMismatchError, CkksLevelMismatchError } from './errors.js';
+import { keySwitchInnerProductInto, modDown, modUpToDigits } from './keySwitch.js';
+import { Scope } from './scope.js';
 
 /** The padded dimension d' and the BSGS split of a d×d product. */
 export interface MatrixVectorPlan {
@@ -170,11 +174,29 @@ export interface MatrixVectorOptions {
   readonly rotationKeys: RotationKeys;
 }
 
+/** One giant step j of a product: its pairs (baby step i, diagonal plaintext) and rotation key. */
+interface GiantStep {
+  readonly babies: readonly number[];
+  readonly plaintexts: readonly Plaintext[];
+  /** The key for j·n1 steps; null for j = 0 (no rotation). */
+  readonly key: RotationKey | null;
+}
+
 /**
  * y = M·v for a ciphertext holding v tiled with period d' (see the file comment). Returns a
  * ciphertext one level lower holding y tiled the same way, at scale ct.scale·diagonals.scale / q_level.
+ *
+ * Evaluation (every step only enqueues kernels and allocates through the caching allocator, so the
+ * product can be captured in a CUDA Graph): the baby rotations of v share one ModUp
+ * (`engine.rotateMany`); each giant step j is ONE multiply-accumulate launch computing
+ * φ_j(Σ_i rot(v, i) ⊙ pt_{j,i}) with the rotation's automorphism φ_j applied on the way; its
+ * component 1 is ModUp'd and its key-switch inner product added, before ModDown, into one sum over
+ * Q_l ∪ P, while its component 0 is added into the result; one ModDown of that sum (instead of
+ * one per giant step) and one rescale finish the product.
  * @throws {CkksLevelMismatchError} when the diagonals were encoded for another level;
- *   {@link CkksContextMismatchError} for another context; `CkksMissingKeyError` for a missing rotation key.
+ *   {@link CkksContextMismatchError} for another context; `CkksMissingKeyError` for a missing rotation
+ *   key; the plaintext checks of `multiplyPlain` for a disposed or foreign diagonal. All are thrown
+ *   before any kernel is enqueued.
  */
 export function matrixVector(ct: Ciphertext, options: MatrixVectorOptions): Ciphertext {
   const op = 'matrixVector';
@@ -184,6 +206,7 @@ export function matrixVector(ct: Ciphertext, options: MatrixVectorOptions): Ciph
     throw new CkksArgumentError(`${op}: engine must be a CkksEngine`);
   }
   checkCiphertext(engine, ct, op);
+  checkComponents(ct, 2, op, 'ct', '; relinearize it first');
   if (diagonals === null || typeof diagonals !== 'object' || !(diagonals.plaintexts instanceof Map)) {
     throw new CkksArgumentError(`${op}: diagonals must come from encodeMatrixDiagonals`);
   }
@@ -194,41 +217,102 @@ export function matrixVector(ct: Ciphertext, options: MatrixVectorOptions): Ciph
     throw new CkksLevelMismatchError(`${op}: ct is at level ${ct.level} but the diagonals were encoded for level ${diagonals.level}; encode them with { level: ${ct.level} }`);
   }
   const { babySteps, giantSteps, plaintexts } = diagonals;
+  // Every check (plaintexts, keys) runs before the first kernel.
+  const steps: GiantStep[] = [];
+  for (let j = 0; j < giantSteps; j += 1) {
+    const babies: number[] = [];
+    const pts: Plaintext[] = [];
+    for (let i = 0; i < babySteps; i += 1) {
+      const k = j * babySteps + i;
+      const pt = plaintexts.get(k);
+      if (pt === undefined) continue;
+      checkPlaintext(engine, pt, op, `diagonal ${k}`);
+      sameLevel(ct, pt, op, 'ct', `diagonal ${k}`);
+      sameScale(pt, diagonals, op, `diagonal ${k}`, 'the diagonals');
+      babies.push(i);
+      pts.push(pt);
+    }
+    if (babies.length === 0) continue;
+    steps.push({ babies, plaintexts: pts, key: j === 0 ? null : engine._rotationKey(ct, j * babySteps, rotationKeys, op) });
+  }
+  if (steps.length === 0) throw new CkksArgumentError(`${op}: the diagonals hold no plaintext; encode them with encodeMatrixDiagonals`);
   // Baby step 0 is the input itself; the others share one ModUp (hoisted).
-  const usedBaby = [...new Set([...plaintexts.keys()].map((k) => k % babySteps))].filter((i) => i !== 0).sort((a, b) => a - b);
+  const usedBaby = [...new Set(steps.flatMap((g) => g.babies))].filter((i) => i !== 0).sort((a, b) => a - b);
   const baby = engine.rotateMany(ct, usedBaby, rotationKeys);
-  const babyOf = new Map<number, Ciphertext>(usedBaby.map((i, n) => [i, baby[n]!]));
-  babyOf.set(0, ct);
-  let acc: Ciphertext | null = null;
-  const replace = (old: Ciphertext | null, next: Ciphertext): Ciphertext => {
-    old?.dispose();
-    return next;
-  };
+  const babyData = new Map<number, Tensor>(usedBaby.map((i, n) => [i, baby[n]!.data]));
+  babyData.set(0, ct.data);
+  const tables = engine._tables;
+  const level = ct.level;
+  const moduliQ = tables.levels[level]!.moduliQ;
+  const scope = new Scope();
+  // sumQ: [2, l+1, N] over Q_l: the unrotated giant step (j = 0), or, without one, the first
+  // rotated step's tensor of which only component 0 counts. Component 0 gathers every φ_j(inner_j)_0.
+  let sumQ: Tensor | null = null;
+  let sumQHasComponent1 = false;
+  // sumQP: [2, l+1+K, N] over Q_l ∪ P: Σ_j of the key-switch inner products of φ_j(inner_j)_1.
+  let sumQP: Tensor | null = null;
+  let data: Tensor | null = null;
   try {
-    for (let j = 0; j < giantSteps; j += 1) {
-      let inner: Ciphertext | null = null;
-      for (let i = 0; i < babySteps; i += 1) {
-        const pt = plaintexts.get(j * babySteps + i);
-        if (pt === undefined) continue;
-        const product = engine.multiplyPlain(babyOf.get(i)!, pt);
-        if (inner === null) inner = product;
-        else {
-          inner = replace(inner, engine.add(inner, product));
-          product.dispose();
-        }
+    for (const step of steps) {
+      const inner = mulAccumulateMod(
+        step.babies.map((i) => babyData.get(i)!),
+        step.plaintexts.map((pt) => pt.data),
+        moduliQ,
+        step.key === null ? {} : { galoisElement: step.key.galoisElement },
+      );
+      if (step.key === null) {
+        sumQ = inner;
+        sumQHasComponent1 = true;
+        continue;
       }
-      if (inner === null) continue;
-      const term: Ciphertext = j === 0 ? inner : replace(inner, engine.rotate(inner, j * babySteps, rotationKeys));
-      if (acc === null) acc = term;
-      else {
-        acc = replace(acc, engine.add(acc, term));
-        term.dispose();
+      let keep = false;
+      try {
+        const digits = scope.add(modUpToDigits(tables, level, engine.parameters.alpha, scope.component(inner, 1)));
+        sumQP = keySwitchInnerProductInto(tables, level, digits, step.key.data, 1, sumQP);
+        if (sumQ === null) {
+          sumQ = inner;
+          keep = true;
+        } else {
+          const s0 = scope.component(sumQ, 0);
+          addMod(s0, scope.component(inner, 0), moduliQ, { out: s0 });
+        }
+      } finally {
+        if (!keep) inner.dispose();
+        scope.dispose();
       }
     }
-    const result = engine.rescale(acc!);
-    return result;
+    if (sumQP === null) {
+      data = sumQ!;
+      sumQ = null;
+    } else {
+      data = modDown(tables, level, sumQP);
+      if (sumQHasComponent1) {
+        addMod(data, sumQ!, moduliQ, { out: data });
+      } else {
+        const d0 = scope.component(data, 0);
+        addMod(d0, scope.component(sumQ!, 0), moduliQ, { out: d0 });
+      }
+    }
+    const product = new Ciphertext({
+      parameters: engine.parameters,
+      data,
+      level,
+      scale: ct.scale * diagonals.scale,
+      domain: 'ntt',
+      keyId: ct.keyId,
+      components: 2,
+    });
+    data = null;
+    try {
+      return engine.rescale(product);
+    } finally {
+      product.dispose();
+    }
   } finally {
-    acc?.dispose();
+    scope.dispose();
+    data?.dispose();
+    sumQ?.dispose();
+    sumQP?.dispose();
     for (const b of baby) b.dispose();
   }
 }

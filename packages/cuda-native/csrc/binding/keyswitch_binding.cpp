@@ -12,7 +12,7 @@ namespace fhelium::binding {
 namespace {
 
 // keyswitchInnerProduct(device, digits, numDigits, limbs, keys, limbToPrime: Uint32Array, moduli,
-//                       numPrimes, logN, out)
+//                       numPrimes, logN, galoisElement: BigInt (1 = none), accumulate: boolean, out)
 napi_value keyswitch_inner_product(Args& a) {
   const int dev = a.i32(0);
   const auto* digits = a.ptr<const uint64_t>(1);
@@ -26,12 +26,15 @@ napi_value keyswitch_inner_product(Args& a) {
   const auto* moduli = a.ptr<const Modulus>(6);
   const auto num_primes = static_cast<std::size_t>(a.i64(7));
   const auto log_n = static_cast<uint32_t>(a.i32(8));
-  auto* out = a.ptr<uint64_t>(9);
+  const uint64_t galois_elt = a.u64(9);
+  const bool accumulate = a.boolean(10);
+  auto* out = a.ptr<uint64_t>(11);
   if (dev == kCpuDevice) {
-    cpu::keyswitch_inner_product(digits, num_digits, limbs, keys, map.data, moduli, num_primes, log_n, out);
+    cpu::keyswitch_inner_product(digits, num_digits, limbs, keys, map.data, moduli, num_primes, log_n, galois_elt,
+                                 accumulate, out);
   } else {
     FHELIUM_CUDA_ONLY(cuda::keyswitch_inner_product(digits, num_digits, limbs, keys, map.data, moduli, num_primes,
-                                                    log_n, out, cuda_stream(dev)));
+                                                    log_n, galois_elt, accumulate, out, cuda_stream(dev)));
   }
   return nullptr;
 }

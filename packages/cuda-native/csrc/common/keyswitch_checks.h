@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/basis_conversion_checks.h"
+#include "common/galois.h"
 #include "common/kernel_args.h"
 #include "common/limb_map.h"
 
@@ -14,8 +15,10 @@ namespace fhelium {
 inline LimbMap check_keyswitch(const char* where, const uint64_t* digits, std::size_t num_digits,
                                std::size_t limbs, const uint64_t* keys,
                                const uint32_t* limb_to_prime, const Modulus* moduli,
-                               std::size_t num_primes, uint32_t log_n, const uint64_t* out) {
+                               std::size_t num_primes, uint32_t log_n, uint64_t galois_elt,
+                               const uint64_t* out) {
   require_log_n(where, log_n);
+  require_galois_element(where, galois_elt, log_n);
   require_argument(digits != nullptr && keys != nullptr && moduli != nullptr && out != nullptr,
                    where, "non-null digits, keys, moduli and out", "a null pointer");
   require_argument(num_digits >= 1 && num_digits <= 1024, where, "1 to 1024 digits",

@@ -1,10 +1,13 @@
 // One thread per (coefficient, limb): each digit residue is loaded once and multiplied into both
-// output components' 128-bit accumulators; every load and store is coalesced across the warp.
+// output components' 128-bit accumulators; every load and store is coalesced across the warp
+// (with an automorphism, the 32 positions a warp reads are a permutation of one aligned block of
+// 32: the NTT-domain permutation maps aligned blocks of 2^b positions onto aligned blocks).
 #include "cuda/keyswitch.h"
 
 #include <cuda_runtime.h>
 
 #include "common/acc128.h"
+#include "common/galois_index.h"
 #include "common/keyswitch_checks.h"
 #include "cuda/launch_check.h"
 
@@ -16,18 +19,23 @@ constexpr uint32_t kThreads = 256;
 __global__ void __launch_bounds__(kThreads)
     keyswitch_kernel(const uint64_t* __restrict__ digits, uint32_t num_digits, uint32_t limbs,
                      const uint64_t* __restrict__ keys, const Modulus* __restrict__ moduli,
-                     uint32_t num_primes, uint32_t log_n, uint64_t* __restrict__ out, LimbMap map) {
+                     uint32_t num_primes, uint32_t log_n, uint64_t galois_elt, bool accumulate,
+                     uint64_t* __restrict__ out, LimbMap map) {
   const uint32_t k = blockIdx.x * kThreads + threadIdx.x;
   const uint32_t l = blockIdx.y;
   const uint32_t p = map.prime[l];
   const Modulus m = moduli[p];
   const std::size_t n = std::size_t{1} << log_n;
   const std::size_t key_comp = static_cast<std::size_t>(num_primes) << log_n;
-  const uint64_t* d = digits + (static_cast<std::size_t>(l) << log_n) + k;
+  const uint32_t s = galois_elt == 1 ? k : automorphism_ntt_source(k, log_n, galois_elt);
+  const uint64_t* d = digits + (static_cast<std::size_t>(l) << log_n) + s;
   const uint64_t* key = keys + (static_cast<std::size_t>(p) << log_n) + k;
-  Acc128 acc0{0, 0}, acc1{0, 0};
-  // With num_digits * q <= 2^64 the sums stay below 2^64 * q: no folding, one reduction.
-  const bool single = fits_single_reduction(num_digits, m.value);
+  uint64_t* out0 = out + l * n + k;
+  uint64_t* out1 = out + (limbs + l) * n + k;
+  Acc128 acc0{accumulate ? *out0 : 0, 0}, acc1{accumulate ? *out1 : 0, 0};
+  // With (num_digits + 1) * q <= 2^64 the sums (and out's residue) stay below 2^64 * q: no
+  // folding, one reduction.
+  const bool single = fits_single_reduction(num_digits + (accumulate ? 1u : 0u), m.value);
   uint32_t terms = 0;
   for (uint32_t j = 0; j < num_digits; ++j) {
     const uint64_t dj = __ldg(d);
@@ -41,8 +49,8 @@ __global__ void __launch_bounds__(kThreads)
       terms = 0;
     }
   }
-  out[l * n + k] = single ? acc_reduce_small(acc0, m) : acc_reduce(acc0, m);
-  out[(limbs + l) * n + k] = single ? acc_reduce_small(acc1, m) : acc_reduce(acc1, m);
+  *out0 = single ? acc_reduce_small(acc0, m) : acc_reduce(acc0, m);
+  *out1 = single ? acc_reduce_small(acc1, m) : acc_reduce(acc1, m);
 }
 
 }  // namespace
@@ -50,14 +58,14 @@ __global__ void __launch_bounds__(kThreads)
 void keyswitch_inner_product(const uint64_t* digits, std::size_t num_digits, std::size_t limbs,
                              const uint64_t* keys, const uint32_t* limb_to_prime,
                              const Modulus* moduli, std::size_t num_primes, uint32_t log_n,
-                             uint64_t* out, cudaStream_t stream) {
+                             uint64_t galois_elt, bool accumulate, uint64_t* out, cudaStream_t stream) {
   const char* where = "cuda::keyswitch_inner_product";
   const LimbMap map = check_keyswitch(where, digits, num_digits, limbs, keys, limb_to_prime,
-                                      moduli, num_primes, log_n, out);
+                                      moduli, num_primes, log_n, galois_elt, out);
   const dim3 grid((1u << log_n) / kThreads, static_cast<uint32_t>(limbs));
   keyswitch_kernel<<<grid, kThreads, 0, stream>>>(
       digits, static_cast<uint32_t>(num_digits), static_cast<uint32_t>(limbs), keys, moduli,
-      static_cast<uint32_t>(num_primes), log_n, out, map);
+      static_cast<uint32_t>(num_primes), log_n, galois_elt, accumulate, out, map);
   check_launch(where);
 }
 

@@ -15,6 +15,6 @@ namespace fhelium::cuda {
 void keyswitch_inner_product(const uint64_t* digits, std::size_t num_digits, std::size_t limbs,
                              const uint64_t* keys, const uint32_t* limb_to_prime,
                              const Modulus* moduli, std::size_t num_primes, uint32_t log_n,
-                             uint64_t* out, cudaStream_t stream);
+                             uint64_t galois_elt, bool accumulate, uint64_t* out, cudaStream_t stream);
 
 }  // namespace fhelium::cuda

@@ -1,16 +1,18 @@
-// The CUDA kernel entry points of csrc/cuda/modarith.cu, sampling.cu and strided_copy.cu, run on the host
-// through the fake runtime (fake_cuda::enqueue), for the fake-CUDA addon (see CMakeLists.txt).
-// Each op enqueues the CPU kernel with a copy of its arguments, so it is captured into graphs and
-// replayed like a real launch.
+// The CUDA kernel entry points of csrc/cuda/modarith.cu, sampling.cu, mul_accumulate.cu and
+// strided_copy.cu, run on the host through the fake runtime (fake_cuda::enqueue), for the fake-CUDA
+// addon (see CMakeLists.txt). Each op enqueues the CPU kernel with a copy of its arguments, so it
+// is captured into graphs and replayed like a real launch.
 #include <new>
 #include <utility>
 
 #include "common/sampling_checks.h"
 #include "cpu/modarith_kernels.h"
+#include "cpu/mul_accumulate.h"
 #include "cpu/sampling.h"
 #include "cpu/strided_copy.h"
 #include "cuda/memory_ops.h"
 #include "cuda/modarith_kernels.h"
+#include "cuda/mul_accumulate.h"
 #include "cuda/sampling.h"
 #include "cuda_runtime_api.h"
 
@@ -68,6 +70,15 @@ void sample_small_mod(uint64_t* out, std::size_t batch_stride, std::size_t batch
   const SamplingKey k = key;
   const SmallDistributions d = distributions;
   enqueue(DeviceStream{0, stream}, [=] { cpu::sample_small_mod(out, batch_stride, batch, limbs, log_n, moduli, k, d); });
+}
+
+void mul_accumulate_mod(DeviceStream ds, uint64_t* out, const MulAccumulateTerms& terms, std::size_t count,
+                        const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n, uint64_t galois_elt,
+                        bool accumulate) {
+  // Checked now, as the real launcher does, so a bad call throws instead of failing on the queue.
+  check_mul_accumulate("cuda::mul_accumulate_mod", out, terms, count, moduli, batch, limbs, n, galois_elt);
+  const MulAccumulateTerms t = terms;
+  enqueue(ds, [=] { cpu::mul_accumulate_mod(out, t, count, moduli, batch, limbs, n, galois_elt, accumulate); });
 }
 
 void strided_copy(DeviceStream ds, void* dst, const void* src, const StridedCopy& desc) {

@@ -27,12 +27,14 @@
 #include "cpu/automorphism.h"
 #include "cpu/basis_conversion.h"
 #include "cpu/keyswitch.h"
+#include "cpu/mul_accumulate.h"
 #include "cpu/ntt.h"
 #include "cpu/rescale.h"
 #include "cpu/sampling.h"
 #include "cuda/automorphism.h"
 #include "cuda/basis_conversion.h"
 #include "cuda/keyswitch.h"
+#include "cuda/mul_accumulate.h"
 #include "cuda/ntt.h"
 #include "cuda/rescale.h"
 #include "cuda/sampling.h"
@@ -437,15 +439,65 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
     DeviceWords d_digits(digits);
     std::vector<uint64_t> out(2 * lall * n);
     cpu::keyswitch_inner_product(digits.data(), dnum, lall, keys.data(), map_all.data(), hv.moduli,
-                                 all.size(), log_n, out.data());
+                                 all.size(), log_n, 1, false, out.data());
     DeviceWords d_out(out.size());
     auto launch = [&] {
       cuda::keyswitch_inner_product(d_digits.get(), dnum, lall, d_keys.get(), map_all.data(),
-                                    dv.moduli, all.size(), log_n, d_out.get(), stream);
+                                    dv.moduli, all.size(), log_n, 1, false, d_out.get(), stream);
     };
     launch();
     record(ps, "keyswitch_inner_product", std::to_string(dnum) + "x" + shape_of(1, lall, log_n),
            out, d_out, launch, stream, reps);
+    // Fused: the digits read through a rotation's automorphism (hoisted rotations), added to what
+    // out holds (lazy ModDown of summed key switches). Timed from a fixed out: each timed run adds
+    // once more, which changes the values but not the work.
+    const uint64_t g = galois_element_for_rotation(3, n);
+    std::vector<uint64_t> acc;
+    test::fill_random(acc, 2, lall, n, all, map_all.data());
+    std::vector<uint64_t> fused = acc;
+    cpu::keyswitch_inner_product(digits.data(), dnum, lall, keys.data(), map_all.data(), hv.moduli,
+                                 all.size(), log_n, g, true, fused.data());
+    DeviceWords d_fused(acc);
+    auto launch_fused = [&] {
+      cuda::keyswitch_inner_product(d_digits.get(), dnum, lall, d_keys.get(), map_all.data(),
+                                    dv.moduli, all.size(), log_n, g, true, d_fused.get(), stream);
+    };
+    launch_fused();
+    record(ps, "keyswitch_inner_product rot3+acc", std::to_string(dnum) + "x" + shape_of(1, lall, log_n),
+           fused, d_fused, launch_fused, stream, reps);
+  }
+  // Multiply-accumulate of 16 ciphertext x plaintext pairs (one giant step of a 256x256
+  // matrix-vector product), plain and through a rotation's automorphism.
+  {
+    const std::size_t count = 16;
+    std::vector<std::vector<uint64_t>> a(count), b(count);
+    std::vector<std::unique_ptr<DeviceWords>> d_a, d_b;
+    MulAccumulateTerms host_terms{}, device_terms{};
+    for (std::size_t i = 0; i < count; ++i) {
+      test::fill_random(a[i], 2, lq, n, all, map_q.data());
+      test::fill_random(b[i], 1, lq, n, all, map_q.data());
+      d_a.push_back(std::make_unique<DeviceWords>(a[i]));
+      d_b.push_back(std::make_unique<DeviceWords>(b[i]));
+      host_terms.a[i] = a[i].data();
+      host_terms.b[i] = b[i].data();
+      device_terms.a[i] = d_a[i]->get();
+      device_terms.b[i] = d_b[i]->get();
+    }
+    // The NTT tables' moduli are in prime-index order, so their first lq rows are Q's, in limb order.
+    const DeviceStream ds{0, stream};
+    for (const uint64_t g : {uint64_t{1}, galois_element_for_rotation(16, n)}) {
+      std::vector<uint64_t> out(2 * lq * n);
+      cpu::mul_accumulate_mod(out.data(), host_terms, count, hv.moduli, 2, static_cast<int64_t>(lq),
+                              static_cast<int64_t>(n), g, false);
+      DeviceWords d_out(out.size());
+      auto launch = [&] {
+        cuda::mul_accumulate_mod(ds, d_out.get(), device_terms, count, dv.moduli, 2, static_cast<int64_t>(lq),
+                                 static_cast<int64_t>(n), g, false);
+      };
+      launch();
+      record(ps, g == 1 ? "mul_accumulate_mod" : "mul_accumulate_mod rot16",
+             std::to_string(count) + "x" + shape_of(2, lq, log_n), out, d_out, launch, stream, reps);
+    }
   }
   // The hybrid key-switching core of one polynomial d (NTT form over Q): INTT, ModUp of every
   // digit, NTT of all digits in one call, inner product, INTT of the P limbs, P -> Q conversion,
@@ -459,7 +511,7 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
                        up_host_views.data());
     cpu::ntt_forward(up.data(), lall * n, up.data(), lall * n, dnum, lall, map_all.data(), hv);
     cpu::keyswitch_inner_product(up.data(), dnum, lall, keys.data(), map_all.data(), hv.moduli,
-                                 all.size(), log_n, ks.data());
+                                 all.size(), log_n, 1, false, ks.data());
     cpu::ntt_inverse(ks.data() + lq * n, lall * n, pc.data(), lp * n, 2, lp, map_p.data(), hv);
     cpu::basis_convert(pc.data(), lp * n, conv.data(), lq * n, 2, log_n, down.host_view());
     cpu::ntt_forward(conv.data(), lq * n, conv.data(), lq * n, 2, lq, map_q.data(), hv);
@@ -475,7 +527,7 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
       cuda::ntt_forward(g_up.get(), lall * n, g_up.get(), lall * n, dnum, lall, map_all.data(), dv,
                         stream);
       cuda::keyswitch_inner_product(g_up.get(), dnum, lall, d_keys.get(), map_all.data(),
-                                    dv.moduli, all.size(), log_n, g_ks.get(), stream);
+                                    dv.moduli, all.size(), log_n, 1, false, g_ks.get(), stream);
       cuda::ntt_inverse(g_ks.get() + lq * n, lall * n, g_pc.get(), lp * n, 2, lp, map_p.data(), dv,
                         stream);
       cuda::basis_convert(g_pc.get(), lp * n, g_conv.get(), lq * n, 2, log_n,

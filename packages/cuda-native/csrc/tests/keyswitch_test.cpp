@@ -1,7 +1,9 @@
-// Key-switching inner product against the naive sum of modular products.
+// Key-switching inner product against the naive sum of modular products, plain and with the fused
+// automorphism of the digits and accumulation into the output.
 #include <string>
 #include <vector>
 
+#include "common/galois.h"
 #include "common/kernel_args.h"
 #include "common/ntt_tables.h"
 #include "common/number_theory.h"
@@ -37,24 +39,40 @@ void run_keyswitch_tests(Counter& c) {
       for (std::size_t j = 0; j < digits * 2; ++j)
         for (std::size_t p = 0; p < num_primes; ++p) keys[(j * num_primes + p) * n + k] = primes[p] - 1;
     }
-    std::vector<uint64_t> out(2 * limbs * n, 0);
-    cpu::keyswitch_inner_product(d.data(), digits, limbs, keys.data(), map.data(),
-                                 tables.host_view().moduli, num_primes, log_n, out.data());
-    bool ok = true;
-    for (std::size_t comp = 0; comp < 2; ++comp) {
-      for (std::size_t l = 0; l < limbs; ++l) {
-        const uint64_t q = primes[map[l]];
-        for (std::size_t k = 0; k < n; ++k) {
-          uint64_t acc = 0;
-          for (std::size_t j = 0; j < digits; ++j) {
-            const uint64_t key = keys[((j * 2 + comp) * num_primes + map[l]) * n + k];
-            acc = (acc + host_mul_mod(d[(j * limbs + l) * n + k], key, q)) % q;
+    // Plain, then fused: digits read through X -> X^g (rotation by 3) and added to a reduced out
+    // that holds q - 1 in its first words (the accumulator's worst case).
+    const uint64_t g = galois_element_for_rotation(3, n);
+    const std::vector<uint32_t> source = automorphism_ntt_index(log_n, g);
+    for (const bool fused : {false, true}) {
+      std::vector<uint64_t> out(2 * limbs * n, 0), before;
+      if (fused) {
+        for (std::size_t comp = 0; comp < 2; ++comp)
+          for (std::size_t l = 0; l < limbs; ++l)
+            for (std::size_t k = 0; k < n; ++k)
+              out[(comp * limbs + l) * n + k] = k < 4 ? primes[map[l]] - 1 : random_below(primes[map[l]]);
+      }
+      before = out;
+      cpu::keyswitch_inner_product(d.data(), digits, limbs, keys.data(), map.data(),
+                                   tables.host_view().moduli, num_primes, log_n, fused ? g : 1, fused,
+                                   out.data());
+      bool ok = true;
+      for (std::size_t comp = 0; comp < 2; ++comp) {
+        for (std::size_t l = 0; l < limbs; ++l) {
+          const uint64_t q = primes[map[l]];
+          for (std::size_t k = 0; k < n; ++k) {
+            const std::size_t sk = fused ? source[k] : k;
+            uint64_t acc = before[(comp * limbs + l) * n + k];
+            for (std::size_t j = 0; j < digits; ++j) {
+              const uint64_t key = keys[((j * 2 + comp) * num_primes + map[l]) * n + k];
+              acc = (acc + host_mul_mod(d[(j * limbs + l) * n + sk], key, q)) % q;
+            }
+            ok = ok && out[(comp * limbs + l) * n + k] == acc;
           }
-          ok = ok && out[(comp * limbs + l) * n + k] == acc;
         }
       }
+      c.check(ok, std::string("keyswitch inner product") + (fused ? " (automorphism, accumulate)" : "") +
+                      " == naive, " + std::to_string(digits) + " digits");
     }
-    c.check(ok, "keyswitch inner product == naive, " + std::to_string(digits) + " digits");
   }
   {
     std::vector<uint64_t> d(limbs * n), keys(2 * num_primes * n), out(2 * limbs * n, 4);
@@ -62,13 +80,22 @@ void run_keyswitch_tests(Counter& c) {
     bool rejected = false;
     try {
       cpu::keyswitch_inner_product(d.data(), 1, limbs, keys.data(), bad.data(),
-                                   tables.host_view().moduli, num_primes, log_n, out.data());
+                                   tables.host_view().moduli, num_primes, log_n, 1, false, out.data());
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::Argument) throw;
       rejected = true;
     }
     c.check(rejected, "limb map entry beyond the full basis rejected");
     c.check(out == std::vector<uint64_t>(2 * limbs * n, 4), "rejected call leaves output untouched");
+    bool even_rejected = false;
+    try {
+      cpu::keyswitch_inner_product(d.data(), 1, limbs, keys.data(), map.data(), tables.host_view().moduli,
+                                   num_primes, log_n, 4, false, out.data());
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::Argument) throw;
+      even_rejected = true;
+    }
+    c.check(even_rejected, "even Galois element rejected");
   }
 }
 

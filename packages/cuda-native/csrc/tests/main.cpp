@@ -11,13 +11,14 @@ void run_basis_conversion_tests(Counter& c);
 void run_rescale_tests(Counter& c);
 void run_keyswitch_tests(Counter& c);
 void run_sampling_tests(Counter& c);
+void run_mul_accumulate_tests(Counter& c);
 }  // namespace fhelium::test
 
 int main() {
   using fhelium::test::Counter;
   Counter suites[] = {{"ntt"},          {"ntt-cuda-tiling-emulation"}, {"automorphism"},
                       {"basis_conversion"}, {"rescale"},                  {"keyswitch"},
-                      {"sampling"}};
+                      {"sampling"},          {"mul_accumulate"}};
   fhelium::test::run_ntt_tests(suites[0]);
   fhelium::test::run_ntt_tile_emulation_tests(suites[1]);
   fhelium::test::run_automorphism_tests(suites[2]);
@@ -25,6 +26,7 @@ int main() {
   fhelium::test::run_rescale_tests(suites[4]);
   fhelium::test::run_keyswitch_tests(suites[5]);
   fhelium::test::run_sampling_tests(suites[6]);
+  fhelium::test::run_mul_accumulate_tests(suites[7]);
   long failed = 0, passed = 0;
   for (const auto& s : suites) {
     std::printf("%-32s %6ld passed %4ld failed\n", s.suite, s.passed, s.failed);

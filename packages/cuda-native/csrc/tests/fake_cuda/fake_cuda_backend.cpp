@@ -7,12 +7,14 @@
 #include "cpu/automorphism.h"
 #include "cpu/basis_conversion.h"
 #include "cpu/keyswitch.h"
+#include "cpu/mul_accumulate.h"
 #include "cpu/ntt.h"
 #include "cpu/rescale.h"
 #include "cpu/sampling.h"
 #include "cuda/automorphism.h"
 #include "cuda/basis_conversion.h"
 #include "cuda/keyswitch.h"
+#include "cuda/mul_accumulate.h"
 #include "cuda/ntt.h"
 #include "cuda/rescale.h"
 #include "cuda/sampling.h"
@@ -79,8 +81,14 @@ void rescale_finish(const uint64_t* x, std::size_t a, const uint64_t* t_ntt, std
 }
 void keyswitch_inner_product(const uint64_t* d, std::size_t nd, std::size_t limbs, const uint64_t* k,
                              const uint32_t* map, const Modulus* m, std::size_t np, uint32_t log_n,
-                             uint64_t* out, cudaStream_t) {
-  cpu::keyswitch_inner_product(d, nd, limbs, k, map, m, np, log_n, out);
+                             uint64_t g, bool accumulate, uint64_t* out, cudaStream_t) {
+  cpu::keyswitch_inner_product(d, nd, limbs, k, map, m, np, log_n, g, accumulate, out);
+}
+
+void mul_accumulate_mod(DeviceStream, uint64_t* out, const MulAccumulateTerms& terms, std::size_t count,
+                        const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n, uint64_t g,
+                        bool accumulate) {
+  cpu::mul_accumulate_mod(out, terms, count, moduli, batch, limbs, n, g, accumulate);
 }
 void sample_uniform_mod(uint64_t* out, std::size_t stride, std::size_t batch, std::size_t limbs,
                         uint32_t log_n, const Modulus* m, const SamplingKey& key, cudaStream_t) {

@@ -1,0 +1,83 @@
+// One thread per (coefficient, limb, group of up to kBatchPerThread batch entries): each b_i residue
+// is loaded once and multiplied into the 128-bit accumulators of every batch entry of its group.
+// Consecutive threads write consecutive coefficients; with an automorphism they read a permutation
+// of the same aligned block of 32 positions (the NTT-domain permutation maps aligned blocks of 2^b
+// positions onto aligned blocks of 2^b), so loads stay coalesced.
+#include "cuda/mul_accumulate.h"
+
+#include <cuda_runtime.h>
+
+#include "common/acc128.h"
+#include "common/galois_index.h"
+#include "cuda/launch_check.h"
+
+namespace fhelium::cuda {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kBatchPerThread = 4;
+constexpr int64_t kMaxGrid = 65535;
+
+__global__ void __launch_bounds__(kThreads)
+    mul_accumulate_kernel(uint64_t* __restrict__ out, const MulAccumulateTerms terms, uint32_t count,
+                          const Modulus* __restrict__ moduli, int64_t batch, int64_t limbs, int64_t n,
+                          uint32_t log_n, uint64_t galois_elt, bool accumulate) {
+  const int64_t k = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
+  if (k >= n) return;  // no block-wide synchronization below
+  const int64_t s = galois_elt == 1 ? k : automorphism_ntt_source(static_cast<uint32_t>(k), log_n, galois_elt);
+  const int64_t batch_stride = limbs * n;
+  for (int64_t l = blockIdx.y; l < limbs; l += gridDim.y) {
+    const Modulus m = moduli[l];
+    // The residue already in out counts as one more term of the single-reduction bound.
+    const bool single = fits_single_reduction(count + (accumulate ? 1u : 0u), m.value);
+    for (int64_t c0 = static_cast<int64_t>(blockIdx.z) * kBatchPerThread; c0 < batch;
+         c0 += static_cast<int64_t>(gridDim.z) * kBatchPerThread) {
+      const int64_t group = batch - c0 < kBatchPerThread ? batch - c0 : kBatchPerThread;
+      uint64_t* dst = out + (c0 * limbs + l) * n + k;
+      // Fully unrolled over the group with compile-time indices, so acc[] stays in registers.
+      Acc128 acc[kBatchPerThread];
+#pragma unroll
+      for (int c = 0; c < kBatchPerThread; ++c) acc[c] = Acc128{accumulate && c < group ? dst[c * batch_stride] : 0, 0};
+      uint32_t terms_since_fold = 0;
+      for (uint32_t i = 0; i < count; ++i) {
+        const uint64_t b = __ldg(terms.b[i] + l * n + s);
+        const uint64_t* a = terms.a[i] + (c0 * limbs + l) * n + s;
+#pragma unroll
+        for (int c = 0; c < kBatchPerThread; ++c) {
+          if (c < group) acc_mul_add(acc[c], __ldg(a + c * batch_stride), b);
+        }
+        if (!single && ++terms_since_fold == kFoldTerms) {
+#pragma unroll
+          for (int c = 0; c < kBatchPerThread; ++c) acc[c] = Acc128{acc_reduce(acc[c], m), 0};
+          terms_since_fold = 0;
+        }
+      }
+#pragma unroll
+      for (int c = 0; c < kBatchPerThread; ++c) {
+        if (c < group) dst[c * batch_stride] = single ? acc_reduce_small(acc[c], m) : acc_reduce(acc[c], m);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void mul_accumulate_mod(DeviceStream ds, uint64_t* out, const MulAccumulateTerms& terms, std::size_t count,
+                        const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n, uint64_t galois_elt,
+                        bool accumulate) {
+  const char* where = "cuda::mul_accumulate_mod";
+  check_mul_accumulate(where, out, terms, count, moduli, batch, limbs, n, galois_elt);
+  if (batch == 0 || limbs == 0 || n == 0) return;
+  const int64_t blocks_x = (n + kThreads - 1) / kThreads;
+  require_argument(blocks_x <= 0x7fffffff, where, "n below 2^39", std::to_string(n));
+  const int64_t groups = (batch + kBatchPerThread - 1) / kBatchPerThread;
+  // y and z are grid-strided in the kernel, so any limb count and batch fit.
+  const dim3 grid(static_cast<unsigned>(blocks_x), static_cast<unsigned>(limbs < kMaxGrid ? limbs : kMaxGrid),
+                  static_cast<unsigned>(groups < kMaxGrid ? groups : kMaxGrid));
+  mul_accumulate_kernel<<<grid, kThreads, 0, static_cast<cudaStream_t>(ds.stream)>>>(
+      out, terms, static_cast<uint32_t>(count), moduli, batch, limbs, n, mul_accumulate_log_n(n), galois_elt,
+      accumulate);
+  check_launch(where);
+}
+
+}  // namespace fhelium::cuda
