@@ -124,3 +124,34 @@ describe('CkksValue._component', () => {
     }
   });
 });
+
+describe('CkksValue._componentLimbs', () => {
+  it('returns one cached view per component and limb count, the component itself for all limbs', () => {
+    const ct = ciphertext(2, 2 ** 30, newKeyId());
+    const c1 = ct._component(1);
+    expect(ct._componentLimbs(1, 3)).toBe(c1);
+    const head = ct._componentLimbs(1, 2);
+    expect(ct._componentLimbs(1, 2)).toBe(head);
+    expect(ct._componentLimbs(0, 2)).not.toBe(head);
+    expect(head.shape).toEqual([2, N]);
+    expect(head.isContiguous()).toBe(true);
+    expect(head.toArray()).toEqual(c1.toArray().subarray(0, 2 * N));
+    ct.dispose();
+    expect(head.isDisposed).toBe(true);
+    expect(() => ct._componentLimbs(1, 2)).toThrow(CkksValueError);
+  });
+
+  it('refuses a limb count outside [1, limbs]', () => {
+    using ct = ciphertext(1, 2 ** 30, newKeyId());
+    for (const bad of [0, 3, -1, 1.5]) {
+      try {
+        ct._componentLimbs(0, bad);
+        throw new Error(`expected a CkksValueError for ${bad}`);
+      } catch (error) {
+        expect(error).toBeInstanceOf(CkksValueError);
+        expect((error as CkksValueError).field).toBe('_componentLimbs');
+        expect((error as Error).message).toContain(`expected a limb count in [1, 2] for component 0, got ${bad}`);
+      }
+    }
+  });
+});

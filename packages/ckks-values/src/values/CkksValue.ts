@@ -208,6 +208,8 @@ export abstract class CkksValue implements TensorResident {
   readonly #metadata: CanonicalMetadata;
   /** Cached views of `data.select(0, i)` (see {@link _component}); null until the first. */
   #views: (Tensor | undefined)[] | null = null;
+  /** Cached views of the first limbs of a component, at `[index][limbs]` (see {@link _componentLimbs}). */
+  #limbViews: (Tensor | undefined)[][] | null = null;
   #disposed = false;
 
   /** @param owned - whether {@link dispose} releases `data`. */
@@ -316,12 +318,48 @@ export abstract class CkksValue implements TensorResident {
     return view;
   }
 
+  /**
+   * For the engine, not a public API: the view of the first `limbs` limbs of component `index`
+   * (`_component(index).narrow(0, 0, limbs)`; the component itself when `limbs` is all of them),
+   * made on first use and kept like {@link _component}: a key read at a ciphertext's level. The
+   * view belongs to the value; {@link dispose} releases it.
+   * @internal
+   * @throws {CkksValueError} after {@link dispose}, for a bad index (see {@link _component}), or
+   *   for `limbs` that is not an integer in [1, limbs of the component].
+   */
+  _componentLimbs(index: number, limbs: number): Tensor {
+    const component = this._component(index);
+    const size = component.shape[0]!;
+    if (limbs === size) return component;
+    let all = this.#limbViews;
+    if (all === null) {
+      all = [];
+      this.#limbViews = all;
+    }
+    let byLimbs = all[index];
+    if (byLimbs === undefined) {
+      byLimbs = [];
+      all[index] = byLimbs;
+    }
+    const cached = byLimbs[limbs];
+    if (cached !== undefined) return cached;
+    if (!Number.isInteger(limbs) || limbs < 1 || limbs > size) {
+      throw new CkksValueError(this.valueType, '_componentLimbs', `expected a limb count in [1, ${size}] for component ${index}, got ${String(limbs)}`);
+    }
+    const view = component.narrow(0, 0, limbs);
+    byLimbs[limbs] = view;
+    return view;
+  }
+
   /** Releases the tensor (when owned) and the cached component views; idempotent. Later use of the value throws. */
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
     const views = this.#views;
+    const limbViews = this.#limbViews;
     this.#views = null;
+    this.#limbViews = null;
+    if (limbViews !== null) for (const byLimbs of limbViews) if (byLimbs !== undefined) for (const view of byLimbs) view?.dispose();
     if (views !== null) for (const view of views) view?.dispose();
     if (this.#owned) this.#data.dispose();
   }
