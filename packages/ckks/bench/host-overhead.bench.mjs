@@ -4,7 +4,7 @@
 // kernels themselves take little time. One JSON document is written to the file named by the first
 // argument (stdout without one); progress on stderr. Run over the built dist:
 //
-//   npx nx run-many -t build --projects=@fhelium/ckks && node packages/ckks/bench/host-overhead.bench.mjs OUT.json [--preset=test-n10-l3] [--ops=add,decrypt] [--no-kernels]
+//   npx nx run-many -t build --projects=@fhelium/ckks && node packages/ckks/bench/host-overhead.bench.mjs OUT.json [--preset=test-n10-l3] [--ops=add,decrypt] [--no-kernels] [--stub-kernels]
 //
 // Each call is timed alone (process.hrtime), BENCH_HOST_SAMPLES times (default 2000) after 200
 // warm-up calls; results are released outside the timed region. `kernelUs`
@@ -13,6 +13,11 @@
 // launch: add, sub, negate, addPlain, multiplyPlain, multiply, decrypt; null where no such split is
 // meaningful, and for every op with --no-kernels). `ciphertextConstructor` times `new Ciphertext(...)`
 // alone around an existing tensor (borrowed, so nothing is released).
+//
+// --stub-kernels replaces the addon's element-wise kernels (addMod ... tensorProductMod) by no-ops
+// once the inputs exist, and times only the ops made of them: what is left is the host cost alone
+// (JavaScript, allocation, Node-API), without the CPU kernels that dominate the figures otherwise
+// and vary with the machine's load. Results are then garbage; they are never read.
 import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -31,6 +36,10 @@ const args = process.argv.slice(2);
 const outFile = args.find((a) => !a.startsWith('--'));
 const preset = args.find((a) => a.startsWith('--preset='))?.slice('--preset='.length) ?? 'test-n10-l3';
 const withKernels = !args.includes('--no-kernels');
+const stubKernels = args.includes('--stub-kernels');
+const ELEMENTWISE_KERNELS = ['addMod', 'subMod', 'mulMod', 'negMod', 'polyEvalMod', 'tensorProductMod'];
+// Ops whose kernels are all element-wise (the only ones timed with --stub-kernels).
+const ELEMENTWISE_OPS = ['add', 'sub', 'negate', 'addPlain', 'multiplyPlain', 'multiply', 'decrypt', 'ciphertextConstructor'];
 const samplesPerOp = Number(process.env.BENCH_HOST_SAMPLES ?? 2000);
 const warmup = 200;
 
@@ -110,9 +119,16 @@ const ops = {
 };
 
 const only = args.find((a) => a.startsWith('--ops='))?.slice('--ops='.length)?.split(',');
+if (stubKernels) {
+  // The raw binding (internal to @fhelium/cuda-native; every wrapper calls through this object).
+  const { native: binding } = await import(path.join(here, '..', '..', 'cuda-native', 'dist', 'native.js'));
+  const raw = binding();
+  for (const name of ELEMENTWISE_KERNELS) if (typeof raw[name] === 'function') raw[name] = () => undefined;
+}
 const results = {};
 for (const [name, { op, kernel }] of Object.entries(ops)) {
   if (only && !only.includes(name)) continue;
+  if (stubKernels && !ELEMENTWISE_OPS.includes(name)) continue;
   const o = time(op);
   const k = kernel && withKernels ? time(kernel) : null;
   results[name] = {
@@ -141,6 +157,7 @@ const report = {
   cpuCores: os.cpus().length,
   node: process.version,
   timing: `process.hrtime around each call, ${samplesPerOp} calls after ${warmup} warm-up calls; median and 10th percentile`,
+  stubKernels,
   results,
 };
 const json = `${JSON.stringify(report, null, 2)}\n`;
