@@ -5,8 +5,8 @@
 // belong to the operation; the rest are key generation and encryption of the inputs.
 // Not a benchmark: timings under a profiler are not figures to compare.
 //
-// OP: multiplyRelinearize | rotate | rescale | add | multiplyPlain | encrypt | decrypt |
-//     mulRelinRescale | matrixVector256 | steps | host
+// OP: multiplyRelinearize | rotate | rescale | add | sub | negate | addPlain | multiplyPlain |
+//     multiply | encrypt | decrypt | mulRelinRescale | matrixVector256 | steps | host
 // `host` reports, for every op, the host time per call with nothing synchronized (what JavaScript
 // and the launches cost) beside the time per call once the device has finished.
 // `steps` times each kernel of the key-switching pipeline (and the small ops) alone: REPS launches
@@ -51,7 +51,11 @@ const ops = {
   rotate: () => [engine.rotate(a, 1, keys.rotationKeys)],
   rescale: () => [engine.rescale(a)],
   add: () => [engine.add(a, b)],
+  sub: () => [engine.sub(a, b)],
+  negate: () => [engine.negate(a)],
+  addPlain: () => [engine.addPlain(a, ptX)],
   multiplyPlain: () => [engine.multiplyPlain(a, ptX)],
+  multiply: () => [engine.multiply(a, b)],
   encrypt: () => [engine.encrypt(ptX, keys.publicKey)],
   decrypt: () => [engine.decrypt(a, keys.secretKey)],
   mulRelinRescale: () => {

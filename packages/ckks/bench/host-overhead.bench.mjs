@@ -4,14 +4,20 @@
 // kernels themselves take little time. One JSON document is written to the file named by the first
 // argument (stdout without one); progress on stderr. Run over the built dist:
 //
-//   npx nx run-many -t build --projects=@fhelium/ckks && node packages/ckks/bench/host-overhead.bench.mjs OUT.json [--preset=test-n10-l3]
+//   npx nx run-many -t build --projects=@fhelium/ckks && node packages/ckks/bench/host-overhead.bench.mjs OUT.json [--preset=test-n10-l3] [--ops=add,decrypt] [--no-kernels] [--stub-kernels]
 //
 // Each call is timed alone (process.hrtime), BENCH_HOST_SAMPLES times (default 2000) after 200
 // warm-up calls; results are released outside the timed region. `kernelUs`
 // is the same op's kernels alone, called directly with precomputed views, so `hostUs = opUs −
-// kernelUs` approximates what the engine adds on top of the kernels (for add, sub, multiplyPlain;
-// null where no such split is meaningful). `ciphertextConstructor` times `new Ciphertext(...)`
+// kernelUs` approximates what the engine adds on top of the kernels (for the ops of one kernel
+// launch: add, sub, negate, addPlain, multiplyPlain, multiply, decrypt; null where no such split is
+// meaningful, and for every op with --no-kernels). `ciphertextConstructor` times `new Ciphertext(...)`
 // alone around an existing tensor (borrowed, so nothing is released).
+//
+// --stub-kernels replaces the addon's element-wise kernels (addMod ... tensorProductMod) by no-ops
+// once the inputs exist, and times only the ops made of them: what is left is the host cost alone
+// (JavaScript, allocation, Node-API), without the CPU kernels that dominate the figures otherwise
+// and vary with the machine's load. Results are then garbage; they are never read.
 import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,11 +30,16 @@ const values = await import('@fhelium/ckks-values');
 const native = await import('@fhelium/cuda-native');
 const { CkksEngine } = ckks;
 const { Ciphertext } = values;
-const { addMod, subMod, mulMod, Tensor } = native;
+const { addMod, subMod, mulMod, negMod, polyEvalMod, tensorProductMod } = native;
 
 const args = process.argv.slice(2);
 const outFile = args.find((a) => !a.startsWith('--'));
 const preset = args.find((a) => a.startsWith('--preset='))?.slice('--preset='.length) ?? 'test-n10-l3';
+const withKernels = !args.includes('--no-kernels');
+const stubKernels = args.includes('--stub-kernels');
+const ELEMENTWISE_KERNELS = ['addMod', 'subMod', 'mulMod', 'negMod', 'polyEvalMod', 'tensorProductMod'];
+// Ops whose kernels are all element-wise (the only ones timed with --stub-kernels).
+const ELEMENTWISE_OPS = ['add', 'sub', 'negate', 'addPlain', 'multiplyPlain', 'multiply', 'decrypt', 'ciphertextConstructor'];
 const samplesPerOp = Number(process.env.BENCH_HOST_SAMPLES ?? 2000);
 const warmup = 200;
 
@@ -82,23 +93,18 @@ const moduli = engine._tables.levels[a.level].moduliQ;
 const aData = a.data;
 const bData = b.data;
 const ptC0 = ptY.data.select(0, 0);
-const aC = [aData.select(0, 0), aData.select(0, 1)];
+const secret = keys.secretKey.data.select(0, 0);
+const secretPrefix = secret.narrow(0, 0, a.level + 1);
 
 const ops = {
   add: { op: () => [engine.add(a, b)], kernel: () => [addMod(aData, bData, moduli)] },
   sub: { op: () => [engine.sub(a, b)], kernel: () => [subMod(aData, bData, moduli)] },
-  multiplyPlain: {
-    op: () => [engine.multiplyPlain(a, ptY)],
-    kernel: () => {
-      // As the engine does: one output tensor, each component multiplied into its view.
-      const out = Tensor.empty(aData.shape, { dtype: 'uint64', device: 'cpu' });
-      const o0 = out.select(0, 0);
-      const o1 = out.select(0, 1);
-      mulMod(aC[0], ptC0, moduli, { out: o0 });
-      mulMod(aC[1], ptC0, moduli, { out: o1 });
-      return [o0, o1, out];
-    },
-  },
+  negate: { op: () => [engine.negate(a)], kernel: () => [negMod(aData, moduli)] },
+  addPlain: { op: () => [engine.addPlain(a, ptY)], kernel: () => [addMod(aData, ptY.data, moduli, { zeroExtend: true })] },
+  // The plaintext broadcast over both components: one kernel.
+  multiplyPlain: { op: () => [engine.multiplyPlain(a, ptY)], kernel: () => [mulMod(aData, ptC0, moduli)] },
+  multiply: { op: () => [engine.multiply(a, b)], kernel: () => [tensorProductMod(aData, bData, moduli)] },
+  decrypt: { op: () => [engine.decrypt(a, keys.secretKey)], kernel: () => [polyEvalMod(aData, secretPrefix, moduli)] },
   rescale: { op: () => [engine.rescale(a)], kernel: null },
   multiplyRelinearize: { op: () => [engine.multiplyRelinearize(a, b, keys.relinearizationKey)], kernel: null },
   rotate: { op: () => [engine.rotate(a, 1, keys.rotationKeys)], kernel: null },
@@ -113,11 +119,18 @@ const ops = {
 };
 
 const only = args.find((a) => a.startsWith('--ops='))?.slice('--ops='.length)?.split(',');
+if (stubKernels) {
+  // The raw binding (internal to @fhelium/cuda-native; every wrapper calls through this object).
+  const { native: binding } = await import(path.join(here, '..', '..', 'cuda-native', 'dist', 'native.js'));
+  const raw = binding();
+  for (const name of ELEMENTWISE_KERNELS) if (typeof raw[name] === 'function') raw[name] = () => undefined;
+}
 const results = {};
 for (const [name, { op, kernel }] of Object.entries(ops)) {
   if (only && !only.includes(name)) continue;
+  if (stubKernels && !ELEMENTWISE_OPS.includes(name)) continue;
   const o = time(op);
-  const k = kernel ? time(kernel) : null;
+  const k = kernel && withKernels ? time(kernel) : null;
   results[name] = {
     opUs: o.medianUs,
     opP10Us: o.p10Us,
@@ -130,7 +143,7 @@ for (const [name, { op, kernel }] of Object.entries(ops)) {
   const show = (r) => `${r.medianUs.toFixed(2)} µs (p10 ${r.p10Us.toFixed(2)})`;
   log(`${name}: ${show(o)}${k ? `; kernels alone ${show(k)}; host ≈ ${(o.p10Us - k.p10Us).toFixed(2)} µs at p10` : ''}`);
 }
-for (const v of [ptC0, ...aC, ptX, ptY, a, b, keys.secretKey, keys.publicKey, keys.relinearizationKey, ...keys.rotationKeys.values()]) v.dispose();
+for (const v of [ptC0, secretPrefix, secret, ptX, ptY, a, b, keys.secretKey, keys.publicKey, keys.relinearizationKey, ...keys.rotationKeys.values()]) v.dispose();
 engine.dispose();
 
 const report = {
@@ -144,6 +157,7 @@ const report = {
   cpuCores: os.cpus().length,
   node: process.version,
   timing: `process.hrtime around each call, ${samplesPerOp} calls after ${warmup} warm-up calls; median and 10th percentile`,
+  stubKernels,
   results,
 };
 const json = `${JSON.stringify(report, null, 2)}\n`;

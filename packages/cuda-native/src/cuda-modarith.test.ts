@@ -1,12 +1,22 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 
-import { addMod, modulusTable, mulMod, mulModShoup, negMod, shoupPrecompute, subMod } from './modarith.js';
+import { addMod, modulusTable, mulMod, mulModShoup, negMod, polyEvalMod, shoupPrecompute, subMod, tensorProductMod } from './modarith.js';
 import { randomLimbs, TEST_PRIMES } from './reference.test-helpers.js';
 import { Tensor } from './tensor.js';
 import { describeCuda } from './testing.js';
 
 const LIMBS = TEST_PRIMES.length;
+
+/** Expects the words of `d` to equal those of `c`, naming the first word that differs. */
+function expectSameWords(d: Tensor, c: Tensor): void {
+  expect(d.shape).toEqual(c.shape);
+  const x = d.toArray() as BigUint64Array;
+  const y = c.toArray() as BigUint64Array;
+  if (Buffer.from(x.buffer, x.byteOffset, x.byteLength).equals(Buffer.from(y.buffer, y.byteOffset, y.byteLength))) return;
+  const k = x.findIndex((v, i) => v !== y[i]);
+  expect({ word: k, cuda: x[k] }).toEqual({ word: k, cuda: y[k] });
+}
 
 function both(data: BigUint64Array, shape: readonly number[]): [Tensor, Tensor] {
   return [Tensor.fromArray(data, { shape }), Tensor.fromArray(data, { shape, device: 'cuda' })];
@@ -31,13 +41,28 @@ describeCuda('modular arithmetic: CPU and CUDA bit for bit', () => {
           [mulMod(ac, bc, mc), mulMod(ad, bd, md)],
           [negMod(ac, mc), negMod(ad, md)],
           [mulModShoup(ac, wc, wsc, mc), mulModShoup(ad, wd, wsd, md)],
+          [addMod(ac, wc, mc), addMod(ad, wd, md)],
+          [subMod(ac, wc, mc), subMod(ad, wd, md)],
+          [mulMod(ac, wc, mc), mulMod(ad, wd, md)],
         ];
+        // Zero extension: the first entry of b along dimension 0 only.
+        const bc1 = bc.narrow(0, 0, 1);
+        const bd1 = bd.narrow(0, 0, 1);
+        pairs.push([addMod(ac, bc1, mc, { zeroExtend: true }), addMod(ad, bd1, md, { zeroExtend: true })]);
+        pairs.push([subMod(ac, bc1, mc, { zeroExtend: true }), subMod(ad, bd1, md, { zeroExtend: true })]);
+        // Horner over the batch entries of a as coefficients, at w.
+        pairs.push([polyEvalMod(ac, wc, mc), polyEvalMod(ad, wd, md)]);
+        // The tensor product of two 2-entry operands.
+        const [pc, pd] = both(randomLimbs(TEST_PRIMES, 2, n, seed + 3n), [2, LIMBS, n]);
+        const [qc, qd] = both(randomLimbs(TEST_PRIMES, 2, n, seed + 4n), [2, LIMBS, n]);
+        pairs.push([tensorProductMod(pc, qc, mc), tensorProductMod(pd, qd, md)]);
         for (const [c, d] of pairs) {
-          expect(d.toArray()).toEqual(c.toArray());
+          expect(d.device).toBe('cuda:0');
+          expectSameWords(d, c);
           c.dispose();
           d.dispose();
         }
-        for (const t of [ac, ad, bc, bd, wc, wd, mc, md, wsc, wsd]) t.dispose();
+        for (const t of [ac, ad, bc, bd, wc, wd, mc, md, wsc, wsd, bc1, bd1, pc, pd, qc, qd]) t.dispose();
       }),
       { numRuns: Number(process.env.FAST_CHECK_NUM_RUNS ?? 25) },
     );
@@ -50,7 +75,31 @@ describeCuda('modular arithmetic: CPU and CUDA bit for bit', () => {
     const md = mc.to('cuda');
     mulMod(ac, ac, mc, { out: ac });
     mulMod(ad, ad, md, { out: ad });
-    expect(ad.toArray()).toEqual(ac.toArray());
+    expectSameWords(ad, ac);
     for (const t of [ac, ad, mc, md]) t.dispose();
+  });
+
+  it('agree on a large ring with the broadcast, zero-extended, Horner and tensor-product kernels', () => {
+    const n = 1 << 16;
+    const [ac, ad] = both(randomLimbs(TEST_PRIMES, 3, n, 78n), [3, LIMBS, n]);
+    const [sc, sd] = both(randomLimbs(TEST_PRIMES, 1, n, 79n), [LIMBS, n]);
+    const mc = modulusTable(TEST_PRIMES);
+    const md = mc.to('cuda');
+    const twoC = ac.narrow(0, 0, 2);
+    const twoD = ad.narrow(0, 0, 2);
+    const oneC = ac.narrow(0, 2, 1);
+    const oneD = ad.narrow(0, 2, 1);
+    const pairs: Array<[Tensor, Tensor]> = [
+      [polyEvalMod(ac, sc, mc), polyEvalMod(ad, sd, md)],
+      [tensorProductMod(twoC, twoC, mc), tensorProductMod(twoD, twoD, md)],
+      [mulMod(ac, sc, mc), mulMod(ad, sd, md)],
+      [addMod(twoC, oneC, mc, { zeroExtend: true }), addMod(twoD, oneD, md, { zeroExtend: true })],
+    ];
+    for (const [c, d] of pairs) {
+      expectSameWords(d, c);
+      c.dispose();
+      d.dispose();
+    }
+    for (const t of [ac, ad, sc, sd, mc, md, twoC, twoD, oneC, oneD]) t.dispose();
   });
 });

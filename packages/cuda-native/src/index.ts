@@ -24,7 +24,19 @@ export {
 } from './errors.js';
 export { Event, type EventOptions } from './event.js';
 export { CudaGraph, isCapturing, type CaptureOptions } from './graph.js';
-export { addMod, subMod, mulMod, negMod, mulModShoup, shoupPrecompute, modulusTable, type ModArithOptions } from './modarith.js';
+export {
+  addMod,
+  subMod,
+  mulMod,
+  negMod,
+  mulModShoup,
+  shoupPrecompute,
+  polyEvalMod,
+  tensorProductMod,
+  modulusTable,
+  type ModArithOptions,
+  type AdditiveModOptions,
+} from './modarith.js';
 export { defaultNativeCandidates, loadNative, type NativeCandidate } from './native.js';
 export { nativeInfo, nativeNoop, type NativeInfo } from './diagnostics.js';
 export { Stream, withStream, type StreamOptions } from './stream.js';

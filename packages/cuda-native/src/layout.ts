@@ -6,6 +6,12 @@ import { TensorArgumentError } from './errors.js';
  * @throws {TensorArgumentError} naming `where`.
  */
 export function checkShape(shape: unknown, where: string): readonly number[] {
+  validateShape(shape, where);
+  return Object.freeze(shape.slice());
+}
+
+/** The checks of {@link checkShape}, without the copy. */
+function validateShape(shape: unknown, where: string): asserts shape is number[] {
   if (!Array.isArray(shape)) {
     throw new TensorArgumentError(`${where}: expected a shape (an array of non-negative integers), got ${String(shape)}`);
   }
@@ -18,7 +24,48 @@ export function checkShape(shape: unknown, where: string): readonly number[] {
     numel *= d;
     if (!Number.isSafeInteger(numel)) throw new TensorArgumentError(`${where}: shape [${shape.join(', ')}] is too large`);
   }
-  return Object.freeze(shape.slice() as number[]);
+}
+
+/** A validated, frozen shape with its row-major strides and element count. */
+export interface ContiguousLayout {
+  readonly shape: readonly number[];
+  readonly stride: readonly number[];
+  readonly numel: number;
+}
+
+/** Most layouts {@link contiguousLayout} remembers (replaced round-robin). */
+const RECENT_LAYOUTS = 16;
+const recentLayouts: ContiguousLayout[] = [];
+let nextLayout = 0;
+let lastLayout: ContiguousLayout | null = null;
+
+/**
+ * {@link checkShape} of `shape` with its contiguous strides, both frozen, shared with the earlier
+ * calls for an equal shape among the last few: a tensor's shape and stride arrays are immutable,
+ * so tensors may share them, and freezing two new arrays was most of the host cost of allocating
+ * one (the engine allocates tensors of a few shapes over and over).
+ * @throws {TensorArgumentError} as {@link checkShape}.
+ */
+export function contiguousLayout(shape: unknown, where: string): ContiguousLayout {
+  validateShape(shape, where);
+  if (lastLayout !== null && sameShape(lastLayout.shape, shape)) return lastLayout;
+  for (let i = 0; i < recentLayouts.length; i++) {
+    const layout = recentLayouts[i]!;
+    if (sameShape(layout.shape, shape)) {
+      lastLayout = layout;
+      return layout;
+    }
+  }
+  const frozen = Object.freeze(shape.slice());
+  const layout: ContiguousLayout = Object.freeze({ shape: frozen, stride: contiguousStrides(frozen), numel: numelOf(frozen) });
+  if (recentLayouts.length < RECENT_LAYOUTS) {
+    recentLayouts.push(layout);
+  } else {
+    recentLayouts[nextLayout] = layout;
+    nextLayout = (nextLayout + 1) % RECENT_LAYOUTS;
+  }
+  lastLayout = layout;
+  return layout;
 }
 
 /** Row-major (C-contiguous) strides of `shape`. */

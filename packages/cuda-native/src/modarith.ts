@@ -23,10 +23,22 @@ import { Tensor } from './tensor.js';
 /** Options of the modular arithmetic kernels. */
 export interface ModArithOptions {
   /**
-   * Output tensor (same shape, uint64, contiguous, same device). It may be one of the inputs
-   * (in place) but must not partially overlap them. Default: a new tensor.
+   * Output tensor (uint64, contiguous, same device, of the shape the kernel returns: a's shape
+   * unless the kernel says otherwise). It may be an input of its shape (in place) but must not
+   * partially overlap one, nor overlap a broadcast or shorter input at all. Default: a new tensor.
    */
   out?: Tensor;
+}
+
+/** Options of {@link addMod} and {@link subMod}. */
+export interface AdditiveModOptions extends ModArithOptions {
+  /**
+   * Accept a `b` with fewer entries than `a` along dimension 0 (otherwise shaped like `a`): its
+   * missing entries count as zero, so those entries of the result are `a`'s. This is the addition
+   * of polynomials of lower degree in s: a plaintext `[1, limbs, N]` added to component 0 of a
+   * ciphertext `[2, limbs, N]`, or a 2-component ciphertext to a 3-component one. Default false.
+   */
+  zeroExtend?: boolean;
 }
 
 interface Geometry {
@@ -37,6 +49,18 @@ interface Geometry {
 
 // Reused by every call (kernels are synchronous calls on one thread), to avoid an allocation.
 const scratch: Geometry = { batch: 0, limbs: 0, n: 0 };
+
+/** How a binary kernel reads b per batch element of a (csrc/common/modarith_operand.h). */
+interface OperandGeometry {
+  /** Batch elements of a that read b; the rest read zero. */
+  count: number;
+  /** Words between b's batch elements; 0 broadcasts one [limbs, N] block. */
+  batchStride: number;
+  /** Whether b has a's shape (then out may alias it exactly). */
+  dense: boolean;
+}
+
+const operandScratch: OperandGeometry = { count: 0, batchStride: 0, dense: true };
 
 // Hot path of every kernel call: no allocation unless an error is thrown.
 function checkOperand(t: unknown, name: string, op: string): Tensor {
@@ -69,35 +93,93 @@ function geometry(a: Tensor, moduli: Tensor, op: string): Geometry {
   return scratch;
 }
 
+/** Whether `t` is `[limbs, N]` of geometry `g` (one polynomial, broadcast over a's batch). */
+function isPolynomial(t: Tensor, g: Geometry): boolean {
+  return t.shape.length === 2 && t.shape[0] === g.limbs && t.shape[1] === g.n;
+}
+
+/** Whether `b` is `a` shortened along dimension 0 (the other dimensions equal). */
+function isPrefixShape(b: Tensor, a: Tensor): boolean {
+  const r = a.shape.length;
+  if (r < 3 || b.shape.length !== r || b.shape[0]! > a.shape[0]!) return false;
+  for (let i = 1; i < r; i++) if (b.shape[i] !== a.shape[i]) return false;
+  return true;
+}
+
+/**
+ * How b is read against a (geometry `g`): a's shape, `[limbs, N]` broadcast, or (with
+ * `zeroExtend`) a's shape shortened along dimension 0.
+ * @throws {ShapeMismatchError} naming both shapes otherwise.
+ */
+function operandGeometry(b: Tensor, a: Tensor, g: Geometry, zeroExtend: boolean, op: string): OperandGeometry {
+  const o = operandScratch;
+  const block = g.limbs * g.n;
+  if (sameShape(b.shape, a.shape)) {
+    o.count = g.batch;
+    o.batchStride = block;
+    o.dense = true;
+  } else if (isPolynomial(b, g)) {
+    o.count = g.batch;
+    o.batchStride = 0;
+    o.dense = false;
+  } else if (zeroExtend && isPrefixShape(b, a)) {
+    o.count = block === 0 ? 0 : b.numel / block;
+    o.batchStride = block;
+    o.dense = false;
+  } else {
+    throw new ShapeMismatchError(
+      `${op}: b has shape ${formatShape(b.shape)} but a has ${formatShape(a.shape)}; b must have a's shape or be [limbs, N] = [${g.limbs}, ${g.n}] ` +
+        `(broadcast over a's leading dimensions)${zeroExtend ? ", or a's shape with fewer entries along dimension 0 (zeroExtend)" : ''}`,
+    );
+  }
+  return o;
+}
+
 function sameDevice(t: Tensor, a: Tensor, name: string, op: string): void {
   if (t._dev !== a._dev) throw new DeviceMismatchError(`${op}: ${name} is on ${t.device} but a is on ${a.device}`);
 }
 
-function sameShapeAs(t: Tensor, a: Tensor, name: string, op: string): void {
-  if (!sameShape(t.shape, a.shape)) {
-    throw new ShapeMismatchError(`${op}: ${name} has shape ${formatShape(t.shape)} but a has ${formatShape(a.shape)}`);
-  }
+/** Whether the byte ranges of two contiguous tensors share a byte. */
+function overlaps(x: Tensor, y: Tensor): boolean {
+  if (x._storage !== y._storage) return false;
+  const xBytes = x.nbytes;
+  const yBytes = y.nbytes;
+  if (xBytes === 0 || yBytes === 0) return false;
+  return x._ptr < y._ptr + BigInt(yBytes) && y._ptr < x._ptr + BigInt(xBytes);
 }
 
-function partiallyOverlaps(out: Tensor, t: Tensor): boolean {
-  if (out._storage !== t._storage || out._ptr === t._ptr) return false;
-  const o0 = out._ptr;
-  const o1 = o0 + BigInt(out.nbytes);
-  const t0 = t._ptr;
-  const t1 = t0 + BigInt(t.nbytes);
-  return o0 < t1 && t0 < o1;
-}
-
-function prepareOut(options: ModArithOptions | undefined, a: Tensor, b: Tensor | null, op: string): Tensor {
+/**
+ * `options.out` checked (live uint64, contiguous, on a's device, shaped `shape`), or null when
+ * none was given. Overlaps with the inputs are checked by {@link checkAliasing}.
+ */
+function givenOut(options: ModArithOptions | undefined, a: Tensor, shape: readonly number[], op: string): Tensor | null {
   const given = options?.out;
-  if (given === undefined) return Tensor.empty(a.shape, { dtype: 'uint64', device: a.device });
+  if (given === undefined) return null;
   const out = checkOperand(given, 'out', op);
   sameDevice(out, a, 'out', op);
-  sameShapeAs(out, a, 'out', op);
-  if (partiallyOverlaps(out, a) || (b !== null && partiallyOverlaps(out, b))) {
-    throw new TensorArgumentError(`${op}: out partially overlaps an input; use the input itself (in place) or separate memory`);
+  if (!sameShape(out.shape, shape)) {
+    throw new ShapeMismatchError(
+      shape === a.shape
+        ? `${op}: out has shape ${formatShape(out.shape)} but a has ${formatShape(a.shape)}`
+        : `${op}: out must be shaped ${formatShape(shape)}, got ${formatShape(out.shape)}`,
+    );
   }
   return out;
+}
+
+/**
+ * @throws {TensorArgumentError} when `out` overlaps input `t`, unless `mayAlias` (t has out's
+ * shape and is read element by element) and it is exactly `t` (in place).
+ */
+function checkAliasing(out: Tensor, t: Tensor, mayAlias: boolean, op: string): void {
+  if (!overlaps(out, t)) return;
+  if (mayAlias) {
+    if (t._ptr === out._ptr) return;
+    throw new TensorArgumentError(`${op}: out partially overlaps an input; use the input itself (in place) or separate memory`);
+  }
+  throw new TensorArgumentError(
+    `${op}: out overlaps an input it cannot replace (a broadcast or shorter operand, or an input of another shape); use separate memory`,
+  );
 }
 
 function binary(
@@ -105,33 +187,57 @@ function binary(
   a: Tensor,
   b: Tensor,
   moduli: Tensor,
-  options: ModArithOptions | undefined,
+  options: AdditiveModOptions | undefined,
+  zeroExtend: boolean,
 ): Tensor {
   checkOperand(a, 'a', kernel);
   checkOperand(b, 'b', kernel);
   checkOperand(moduli, 'moduli', kernel);
   sameDevice(b, a, 'b', kernel);
   sameDevice(moduli, a, 'moduli', kernel);
-  sameShapeAs(b, a, 'b', kernel);
   const g = geometry(a, moduli, kernel);
-  const out = prepareOut(options, a, b, kernel);
-  native()[kernel](a._dev, out._ptr, a._ptr, b._ptr, moduli._ptr, g.batch, g.limbs, g.n);
+  const bg = operandGeometry(b, a, g, zeroExtend, kernel);
+  const { count, batchStride } = bg;
+  let out = givenOut(options, a, a.shape, kernel);
+  if (out === null) {
+    out = Tensor.empty(a.shape, { dtype: 'uint64', device: a.device });
+  } else {
+    checkAliasing(out, a, true, kernel);
+    checkAliasing(out, b, bg.dense, kernel);
+  }
+  native()[kernel](a._dev, out._ptr, a._ptr, b._ptr, count, batchStride, moduli._ptr, g.batch, g.limbs, g.n);
   return out;
 }
 
-/** `(a + b) mod q` per limb. Returns `out`. @throws {TensorArgumentError} (and subclasses) for bad operands. */
-export function addMod(a: Tensor, b: Tensor, moduli: Tensor, options?: ModArithOptions): Tensor {
-  return binary('addMod', a, b, moduli, options);
+function zeroExtendOption(options: AdditiveModOptions | undefined, op: string): boolean {
+  const z = options?.zeroExtend;
+  if (z === undefined || z === false) return false;
+  if (z !== true) throw new TensorArgumentError(`${op}: options.zeroExtend must be a boolean, got ${String(z)}`);
+  return true;
 }
 
-/** `(a - b) mod q` per limb. Returns `out`. */
-export function subMod(a: Tensor, b: Tensor, moduli: Tensor, options?: ModArithOptions): Tensor {
-  return binary('subMod', a, b, moduli, options);
+/**
+ * `(a + b) mod q` per limb. `b` has a's shape, or is `[limbs, N]` (one polynomial, broadcast over
+ * a's leading dimensions), or with `zeroExtend` has fewer entries along dimension 0 (the missing
+ * ones count as zero). Returns `out`.
+ * @throws {TensorArgumentError} (and subclasses) for bad operands.
+ */
+export function addMod(a: Tensor, b: Tensor, moduli: Tensor, options?: AdditiveModOptions): Tensor {
+  return binary('addMod', a, b, moduli, options, zeroExtendOption(options, 'addMod'));
 }
 
-/** `(a * b) mod q` per limb (Barrett reduction). Returns `out`. */
+/** `(a - b) mod q` per limb; `b` as in {@link addMod}. Returns `out`. */
+export function subMod(a: Tensor, b: Tensor, moduli: Tensor, options?: AdditiveModOptions): Tensor {
+  return binary('subMod', a, b, moduli, options, zeroExtendOption(options, 'subMod'));
+}
+
+/**
+ * `(a * b) mod q` per limb (Barrett reduction). `b` has a's shape or is `[limbs, N]` (one
+ * polynomial, broadcast over a's leading dimensions: a plaintext times every component of a
+ * ciphertext). Returns `out`.
+ */
 export function mulMod(a: Tensor, b: Tensor, moduli: Tensor, options?: ModArithOptions): Tensor {
-  return binary('mulMod', a, b, moduli, options);
+  return binary('mulMod', a, b, moduli, options, false);
 }
 
 /** `(-a) mod q` per limb. Returns `out`. */
@@ -141,8 +247,76 @@ export function negMod(a: Tensor, moduli: Tensor, options?: ModArithOptions): Te
   checkOperand(moduli, 'moduli', op);
   sameDevice(moduli, a, 'moduli', op);
   const g = geometry(a, moduli, op);
-  const out = prepareOut(options, a, null, op);
+  let out = givenOut(options, a, a.shape, op);
+  if (out === null) out = Tensor.empty(a.shape, { dtype: 'uint64', device: a.device });
+  else checkAliasing(out, a, true, op);
   native().negMod(a._dev, out._ptr, a._ptr, moduli._ptr, g.batch, g.limbs, g.n);
+  return out;
+}
+
+/**
+ * `c_0 + c_1·x + … + c_{k-1}·x^{k-1} mod q` per limb and coefficient (Horner), for `coefficients`
+ * shaped `[k, limbs, N]` (k ≥ 1: `c_j` is `coefficients[j]`) and `x` shaped `[limbs, N]`: one
+ * kernel. Decryption is this at x = s over a ciphertext's components. Returns `out`, shaped
+ * `[1, limbs, N]`, which must not overlap the inputs.
+ * @throws {TensorArgumentError} (and subclasses) for bad operands.
+ */
+export function polyEvalMod(coefficients: Tensor, x: Tensor, moduli: Tensor, options?: ModArithOptions): Tensor {
+  const op = 'polyEvalMod';
+  checkOperand(coefficients, 'coefficients', op);
+  checkOperand(x, 'x', op);
+  checkOperand(moduli, 'moduli', op);
+  sameDevice(x, coefficients, 'x', op);
+  sameDevice(moduli, coefficients, 'moduli', op);
+  const shape = coefficients.shape;
+  if (shape.length !== 3 || shape[0]! < 1) {
+    throw new ShapeMismatchError(`${op}: coefficients must be shaped [k, limbs, N] with k >= 1, got ${formatShape(shape)}`);
+  }
+  const g = geometry(coefficients, moduli, op);
+  if (!isPolynomial(x, g)) {
+    throw new ShapeMismatchError(`${op}: x must be shaped [limbs, N] = [${g.limbs}, ${g.n}], got ${formatShape(x.shape)}`);
+  }
+  const outShape = [1, g.limbs, g.n];
+  let out = givenOut(options, coefficients, outShape, op);
+  if (out === null) {
+    out = Tensor.empty(outShape, { dtype: 'uint64', device: coefficients.device });
+  } else {
+    checkAliasing(out, coefficients, false, op);
+    checkAliasing(out, x, false, op);
+  }
+  native().polyEvalMod(coefficients._dev, out._ptr, coefficients._ptr, shape[0]!, x._ptr, moduli._ptr, g.limbs, g.n);
+  return out;
+}
+
+/**
+ * The tensor product of two degree-1 polynomials in s, `a` and `b` shaped `[2, limbs, N]`:
+ * `[a0·b0, a0·b1 + a1·b0, a1·b1] mod q` (the product of two ciphertexts before relinearization),
+ * in one kernel. Returns `out`, shaped `[3, limbs, N]`, which must not overlap the inputs.
+ * @throws {TensorArgumentError} (and subclasses) for bad operands.
+ */
+export function tensorProductMod(a: Tensor, b: Tensor, moduli: Tensor, options?: ModArithOptions): Tensor {
+  const op = 'tensorProductMod';
+  checkOperand(a, 'a', op);
+  checkOperand(b, 'b', op);
+  checkOperand(moduli, 'moduli', op);
+  sameDevice(b, a, 'b', op);
+  sameDevice(moduli, a, 'moduli', op);
+  if (a.shape.length !== 3 || a.shape[0] !== 2) {
+    throw new ShapeMismatchError(`${op}: a must be shaped [2, limbs, N], got ${formatShape(a.shape)}`);
+  }
+  if (!sameShape(b.shape, a.shape)) {
+    throw new ShapeMismatchError(`${op}: b has shape ${formatShape(b.shape)} but a has ${formatShape(a.shape)}`);
+  }
+  const g = geometry(a, moduli, op);
+  const outShape = [3, g.limbs, g.n];
+  let out = givenOut(options, a, outShape, op);
+  if (out === null) {
+    out = Tensor.empty(outShape, { dtype: 'uint64', device: a.device });
+  } else {
+    checkAliasing(out, a, false, op);
+    checkAliasing(out, b, false, op);
+  }
+  native().tensorProductMod(a._dev, out._ptr, a._ptr, b._ptr, moduli._ptr, g.limbs, g.n);
   return out;
 }
 
@@ -172,7 +346,14 @@ export function mulModShoup(a: Tensor, w: Tensor, wShoup: Tensor, moduli: Tensor
       throw new ShapeMismatchError(`${op}: ${name} must be shaped [limbs, N] = [${g.limbs}, ${g.n}], got ${formatShape(t.shape)}`);
     }
   }
-  const out = prepareOut(options, a, null, op);
+  let out = givenOut(options, a, a.shape, op);
+  if (out === null) {
+    out = Tensor.empty(a.shape, { dtype: 'uint64', device: a.device });
+  } else {
+    checkAliasing(out, a, true, op);
+    checkAliasing(out, w, false, op);
+    checkAliasing(out, wShoup, false, op);
+  }
   native().mulModShoup(a._dev, out._ptr, a._ptr, w._ptr, wShoup._ptr, moduli._ptr, g.batch, g.limbs, g.n);
   return out;
 }

@@ -87,9 +87,10 @@ export interface NativeBinding {
   graphDestroy(graph: NativeHandle<'graph'>): void;
   captureOpen(): boolean;
 
-  addMod(device: number, out: bigint, a: bigint, b: bigint, moduli: bigint, batch: number, limbs: number, n: number): void;
-  subMod(device: number, out: bigint, a: bigint, b: bigint, moduli: bigint, batch: number, limbs: number, n: number): void;
-  mulMod(device: number, out: bigint, a: bigint, b: bigint, moduli: bigint, batch: number, limbs: number, n: number): void;
+  // b is read per batch element of a: bBatchStride words apart (0 broadcasts), zero from element bCount on.
+  addMod(device: number, out: bigint, a: bigint, b: bigint, bCount: number, bBatchStride: number, moduli: bigint, batch: number, limbs: number, n: number): void;
+  subMod(device: number, out: bigint, a: bigint, b: bigint, bCount: number, bBatchStride: number, moduli: bigint, batch: number, limbs: number, n: number): void;
+  mulMod(device: number, out: bigint, a: bigint, b: bigint, bCount: number, bBatchStride: number, moduli: bigint, batch: number, limbs: number, n: number): void;
   negMod(device: number, out: bigint, a: bigint, moduli: bigint, batch: number, limbs: number, n: number): void;
   mulModShoup(
     device: number,
@@ -103,6 +104,8 @@ export interface NativeBinding {
     n: number,
   ): void;
   shoupPrecompute(device: number, out: bigint, w: bigint, moduli: bigint, limbs: number, n: number): void;
+  polyEvalMod(device: number, out: bigint, coefficients: bigint, k: number, x: bigint, moduli: bigint, limbs: number, n: number): void;
+  tensorProductMod(device: number, out: bigint, a: bigint, b: bigint, moduli: bigint, limbs: number, n: number): void;
 }
 
 /** A path the loader may try, and where it came from. */

@@ -33,6 +33,24 @@ describe('Tensor basics (CPU)', () => {
     t.dispose();
   });
 
+  it('keeps frozen copies of the shape, shared by tensors of one shape, whatever the caller does with its array', () => {
+    const shape = [2, 3, 4];
+    const a = Tensor.empty(shape, { dtype: 'uint64' });
+    shape[0] = 5;
+    const b = Tensor.empty([2, 3, 4], { dtype: 'uint64' });
+    expect(a.shape).toEqual([2, 3, 4]);
+    expect(Object.isFrozen(a.shape) && Object.isFrozen(a.stride)).toBe(true);
+    expect(b.shape).toBe(a.shape);
+    expect(b.stride).toBe(a.stride);
+    // More distinct shapes than are remembered, then the first again: still exact.
+    const many = Array.from({ length: 40 }, (_, i) => Tensor.empty([i + 1, 2]));
+    many.forEach((t, i) => expect([t.shape, t.stride, t.numel]).toEqual([[i + 1, 2], [2, 1], 2 * (i + 1)]));
+    const c = Tensor.empty([5, 3, 4]);
+    expect([c.shape, c.stride]).toEqual([[5, 3, 4], [12, 4, 1]]);
+    expect(() => Tensor.empty([2, -1])).toThrow(/shape\[1\] must be a non-negative integer, got -1/);
+    for (const t of [a, b, c, ...many]) t.dispose();
+  });
+
   it('defaults to float32 and a 1-D shape', () => {
     const e = Tensor.empty([3]);
     expect(e.dtype).toBe('float32');

@@ -28,6 +28,7 @@ import {
 } from './errors.js';
 import {
   checkShape,
+  contiguousLayout,
   contiguousStrides,
   elementSpan,
   formatShape,
@@ -128,7 +129,7 @@ export class Tensor {
     this.storageOffset = offset;
     this._storage = storage;
     this._dev = storage._deviceIndex;
-    this._ptr = storage._basePtr + BigInt(offset * itemsizeOf(dtype));
+    this._ptr = offset === 0 ? storage._basePtr : storage._basePtr + BigInt(offset * itemsizeOf(dtype));
     this._contiguous = isContiguousLayout(shape, stride);
     storage._retain();
     finalizer.register(this, storage, this);
@@ -142,12 +143,12 @@ export class Tensor {
    */
   static empty(shape: readonly number[], options: EmptyOptions = {}): Tensor {
     const where = 'Tensor.empty';
-    const s = checkShape(shape, where);
+    const layout = contiguousLayout(shape, where);
     const dtype = checkDType(options.dtype ?? 'float32', where);
     const device = resolveDevice(options.device, where);
     const pinned = checkPin(options.pinMemory, device.index, where);
-    const storage = new TensorStorage(device.index, device.name, numelOf(s) * itemsizeOf(dtype), pinned);
-    return new Tensor(constructing, storage, s, contiguousStrides(s), 0, dtype);
+    const storage = new TensorStorage(device.index, device.name, layout.numel * itemsizeOf(dtype), pinned);
+    return new Tensor(constructing, storage, layout.shape, layout.stride, 0, dtype);
   }
 
   /**

@@ -85,6 +85,35 @@ describe('buildState cache', () => {
     }
   });
 
+  it('returns the same state for inputs seen recently and keeps apart leading dimensions and extras', () => {
+    const keyId = newKeyId();
+    const input = (extra: Record<string, unknown>, leadingDims?: [string, number][]) =>
+      ({ level: 1, basis: 'Q' as const, domain: 'ntt' as const, components: 2, extra: extra as never, ...(leadingDims ? { leadingDims } : {}) });
+    const scales = Array.from({ length: 20 }, (_, i) => 2 ** 30 + i);
+    // More states than are remembered field by field, built twice: the second round is all hits.
+    const first = scales.map((scale) => buildState(parameters, input({ scale, keyId })));
+    const second = scales.map((scale) => buildState(parameters, input({ scale, keyId })));
+    second.forEach((state, i) => {
+      expect(state).toBe(first[i]);
+      expect(state.metadata).toEqual(freshMetadata(1, 2, { scale: scales[i], keyId }));
+    });
+    const digits2 = buildState(parameters, input({ keyId }, [['digits', 2]]));
+    const digits3 = buildState(parameters, input({ keyId }, [['digits', 3]]));
+    const plain = buildState(parameters, input({ keyId }));
+    expect(digits2.shape).toEqual([2, 2, 2, N]);
+    expect(digits3.shape).toEqual([3, 2, 2, N]);
+    expect(plain.shape).toEqual([2, 2, N]);
+    expect(buildState(parameters, input({ keyId }, [['digits', 2]]))).toBe(digits2);
+    expect(buildState(parameters, input({ keyId }, [['limbs', 2]])).dims).toEqual(['limbs', 'components', 'limbs', 'N']);
+    // Same values, another order of the extra entries: canonical metadata is the same, the state is exact.
+    const swapped = buildState(parameters, input({ keyId, scale: scales[0] }));
+    expect(swapped.metadata).toEqual(first[0]!.metadata);
+    // -0 and 0 share canonical metadata; an extra entry more or less is another state.
+    expect(buildState(parameters, input({ scale: -0, keyId })).metadata).toEqual(buildState(parameters, input({ scale: 0, keyId })).metadata);
+    expect(buildState(parameters, input({ scale: scales[0], keyId, more: 1 })).metadata).toMatchObject({ more: 1 });
+    expect(buildState(parameters, input({ scale: scales[0] })).metadata).not.toHaveProperty('keyId');
+  });
+
   it('stays bounded: the oldest states are dropped, later builds are still exact', () => {
     const keyId = newKeyId();
     const first = buildState(parameters, { level: 0, basis: 'Q', domain: 'ntt', components: 2, extra: { scale: 3, keyId } });
@@ -120,6 +149,37 @@ describe('CkksValue._component', () => {
         expect(error).toBeInstanceOf(CkksValueError);
         expect((error as CkksValueError).field).toBe('_component');
         expect((error as Error).message).toContain('expected an index in [0, 0] of dimension 0');
+      }
+    }
+  });
+});
+
+describe('CkksValue._componentLimbs', () => {
+  it('returns one cached view per component and limb count, the component itself for all limbs', () => {
+    const ct = ciphertext(2, 2 ** 30, newKeyId());
+    const c1 = ct._component(1);
+    expect(ct._componentLimbs(1, 3)).toBe(c1);
+    const head = ct._componentLimbs(1, 2);
+    expect(ct._componentLimbs(1, 2)).toBe(head);
+    expect(ct._componentLimbs(0, 2)).not.toBe(head);
+    expect(head.shape).toEqual([2, N]);
+    expect(head.isContiguous()).toBe(true);
+    expect(head.toArray()).toEqual(c1.toArray().subarray(0, 2 * N));
+    ct.dispose();
+    expect(head.isDisposed).toBe(true);
+    expect(() => ct._componentLimbs(1, 2)).toThrow(CkksValueError);
+  });
+
+  it('refuses a limb count outside [1, limbs]', () => {
+    using ct = ciphertext(1, 2 ** 30, newKeyId());
+    for (const bad of [0, 3, -1, 1.5]) {
+      try {
+        ct._componentLimbs(0, bad);
+        throw new Error(`expected a CkksValueError for ${bad}`);
+      } catch (error) {
+        expect(error).toBeInstanceOf(CkksValueError);
+        expect((error as CkksValueError).field).toBe('_componentLimbs');
+        expect((error as Error).message).toContain(`expected a limb count in [1, 2] for component 0, got ${bad}`);
       }
     }
   });

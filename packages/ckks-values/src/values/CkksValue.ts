@@ -62,6 +62,11 @@ export interface CkksStateInput {
  *   validated inputs); nothing is cached then.
  */
 export function buildState(parameters: CkksParameters, input: CkksStateInput): CkksValueState {
+  let recent = recentStates.get(parameters);
+  if (recent !== undefined) {
+    const hit = findRecent(recent, input);
+    if (hit !== null) return hit;
+  }
   const key = stateCacheKey(input);
   if (key === null) return computeState(parameters, input);
   let cache = stateCaches.get(parameters);
@@ -69,11 +74,17 @@ export function buildState(parameters: CkksParameters, input: CkksStateInput): C
     cache = new Map();
     stateCaches.set(parameters, cache);
   }
-  const hit = cache.get(key);
-  if (hit !== undefined) return hit;
-  const state = computeState(parameters, input);
-  if (cache.size >= STATE_CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-  cache.set(key, state);
+  let state = cache.get(key);
+  if (state === undefined) {
+    state = computeState(parameters, input);
+    if (cache.size >= STATE_CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+    cache.set(key, state);
+  }
+  if (recent === undefined) {
+    recent = { entries: [], next: 0 };
+    recentStates.set(parameters, recent);
+  }
+  remember(recent, input, state);
   return state;
 }
 
@@ -86,6 +97,94 @@ export const STATE_CACHE_LIMIT = 512;
 
 /** Built states per parameter set (weak, so parameter sets are still collected). */
 const stateCaches = new WeakMap<CkksParameters, Map<string, CkksValueState>>();
+
+/**
+ * The inputs of a recently returned state, compared field by field: an engine pipeline builds
+ * values of a few states over and over, and a hit here costs a few comparisons where the keyed
+ * cache needs a key string (number formatting, concatenation, hashing). Only inputs the keyed
+ * cache accepts (primitive extras, own properties) are remembered, so a hit is exactly what the
+ * keyed cache would return.
+ */
+interface RecentState {
+  readonly level: number;
+  readonly basis: ModulusBasis;
+  readonly domain: PolynomialDomain;
+  readonly components: number;
+  readonly leadingDims: readonly (readonly [string, number])[] | undefined;
+  readonly extraNames: readonly string[];
+  readonly extraValues: readonly unknown[];
+  readonly state: CkksValueState;
+}
+
+/** Most recent states remembered per parameter set (replaced round-robin). */
+const RECENT_STATES = 8;
+
+const recentStates = new WeakMap<CkksParameters, { entries: RecentState[]; next: number }>();
+
+function findRecent(recent: { entries: RecentState[] }, input: CkksStateInput): CkksValueState | null {
+  const entries = recent.entries;
+  for (let i = 0; i < entries.length; i += 1) {
+    const r = entries[i]!;
+    if (
+      r.level === input.level &&
+      r.components === input.components &&
+      r.domain === input.domain &&
+      r.basis === input.basis &&
+      sameLeadingDims(r.leadingDims, input.leadingDims) &&
+      sameExtra(r, input.extra)
+    ) {
+      return r.state;
+    }
+  }
+  return null;
+}
+
+function sameLeadingDims(a: readonly (readonly [string, number])[] | undefined, b: readonly (readonly [string, number])[] | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) {
+    if (a[i]![0] !== b[i]![0] || a[i]![1] !== b[i]![1]) return false;
+  }
+  return true;
+}
+
+/** Same own extra names in the same order with identical values (`===`: `1`, `1n` and `'1'` differ; `0` and `-0` match, as they share canonical metadata). */
+function sameExtra(r: RecentState, extra: Readonly<Record<string, MetadataValue>>): boolean {
+  const names = r.extraNames;
+  let j = 0;
+  for (const name in extra) {
+    if (j >= names.length || names[j] !== name || extra[name] !== r.extraValues[j] || !Object.hasOwn(extra, name)) return false;
+    j += 1;
+  }
+  return j === names.length;
+}
+
+/** Remembers `input` (already accepted by the keyed cache) as giving `state`. */
+function remember(recent: { entries: RecentState[]; next: number }, input: CkksStateInput, state: CkksValueState): void {
+  const extraNames: string[] = [];
+  const extraValues: unknown[] = [];
+  for (const name in input.extra) {
+    extraNames.push(name);
+    extraValues.push(input.extra[name]);
+  }
+  const leading = input.leadingDims;
+  const entry: RecentState = {
+    level: input.level,
+    basis: input.basis,
+    domain: input.domain,
+    components: input.components,
+    leadingDims: leading === undefined ? undefined : leading.map(([name, size]) => [name, size] as const),
+    extraNames,
+    extraValues,
+    state,
+  };
+  if (recent.entries.length < RECENT_STATES) {
+    recent.entries.push(entry);
+  } else {
+    recent.entries[recent.next] = entry;
+    recent.next = (recent.next + 1) % RECENT_STATES;
+  }
+}
 
 /** Frozen primes of the limbs per parameter set, basis and level (`Q` at l is index 2l, `QP` 2l+1). */
 const primesCaches = new WeakMap<CkksParameters, (readonly bigint[] | undefined)[]>();
@@ -208,6 +307,8 @@ export abstract class CkksValue implements TensorResident {
   readonly #metadata: CanonicalMetadata;
   /** Cached views of `data.select(0, i)` (see {@link _component}); null until the first. */
   #views: (Tensor | undefined)[] | null = null;
+  /** Cached views of the first limbs of a component, at `[index][limbs]` (see {@link _componentLimbs}). */
+  #limbViews: (Tensor | undefined)[][] | null = null;
   #disposed = false;
 
   /** @param owned - whether {@link dispose} releases `data`. */
@@ -316,12 +417,48 @@ export abstract class CkksValue implements TensorResident {
     return view;
   }
 
+  /**
+   * For the engine, not a public API: the view of the first `limbs` limbs of component `index`
+   * (`_component(index).narrow(0, 0, limbs)`; the component itself when `limbs` is all of them),
+   * made on first use and kept like {@link _component}: a key read at a ciphertext's level. The
+   * view belongs to the value; {@link dispose} releases it.
+   * @internal
+   * @throws {CkksValueError} after {@link dispose}, for a bad index (see {@link _component}), or
+   *   for `limbs` that is not an integer in [1, limbs of the component].
+   */
+  _componentLimbs(index: number, limbs: number): Tensor {
+    const component = this._component(index);
+    const size = component.shape[0]!;
+    if (limbs === size) return component;
+    let all = this.#limbViews;
+    if (all === null) {
+      all = [];
+      this.#limbViews = all;
+    }
+    let byLimbs = all[index];
+    if (byLimbs === undefined) {
+      byLimbs = [];
+      all[index] = byLimbs;
+    }
+    const cached = byLimbs[limbs];
+    if (cached !== undefined) return cached;
+    if (!Number.isInteger(limbs) || limbs < 1 || limbs > size) {
+      throw new CkksValueError(this.valueType, '_componentLimbs', `expected a limb count in [1, ${size}] for component ${index}, got ${String(limbs)}`);
+    }
+    const view = component.narrow(0, 0, limbs);
+    byLimbs[limbs] = view;
+    return view;
+  }
+
   /** Releases the tensor (when owned) and the cached component views; idempotent. Later use of the value throws. */
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
     const views = this.#views;
+    const limbViews = this.#limbViews;
     this.#views = null;
+    this.#limbViews = null;
+    if (limbViews !== null) for (const byLimbs of limbViews) if (byLimbs !== undefined) for (const view of byLimbs) view?.dispose();
     if (views !== null) for (const view of views) view?.dispose();
     if (this.#owned) this.#data.dispose();
   }

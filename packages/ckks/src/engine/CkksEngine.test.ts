@@ -4,6 +4,8 @@
  * below leaves at least ~100x margin over what the noise analysis predicts, and would be violated
  * by orders of magnitude by any wrong key, prime or index (errors then are ~1 or larger).
  */
+import { addMod, mulMod, negMod, subMod, Tensor } from '@fhelium/cuda-native';
+import type { Ciphertext } from '@fhelium/ckks-values';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { CkksEngine, type CkksKeys } from './CkksEngine.js';
@@ -79,6 +81,82 @@ describe('CkksEngine on test-n10-l3 (CPU)', () => {
     const prod = engine.rescale(engine.multiplyPlain(cx, engine.encode(y)));
     expect(prod.level).toBe(2);
     expect(maxError(dec(prod), (i) => x[i]! * y[i]!)).toBeLessThan(1e-7);
+  });
+
+  it('the one-kernel small operations equal their definitions residue for residue', () => {
+    // References computed component by component with the element-wise kernels (what the engine
+    // did before each operation became one fused or broadcast kernel).
+    const level = engine.maxLevel;
+    const moduli = engine._tables.levels[level]!.moduliQ;
+    const encrypt = (v: Float64Array, scale: number) => engine.encrypt(engine.encode(v, { scale }), keys.publicKey);
+    const a3 = engine.multiply(encrypt(x, 2 ** 20), encrypt(y, 2 ** 20));
+    const b2 = engine.encrypt(engine.encode(y), keys.secretKey);
+    const pt = engine.encode(x);
+    expect([a3.components, a3.scale, b2.scale]).toEqual([3, 2 ** 40, 2 ** 40]);
+    const c = (ct: Ciphertext, i: number) => ct.data.select(0, i);
+    const expected = (components: number, limbs: number, fill: (out: Tensor[]) => void) => {
+      const t = Tensor.empty([components, limbs, engine.parameters.ringDegree], { dtype: 'uint64' });
+      fill(Array.from({ length: components }, (_, i) => t.select(0, i)));
+      return t.toArray();
+    };
+    const sum = expected(3, level + 1, ([o0, o1, o2]) => {
+      addMod(c(a3, 0), c(b2, 0), moduli, { out: o0 });
+      addMod(c(a3, 1), c(b2, 1), moduli, { out: o1 });
+      o2!.copy_(c(a3, 2));
+    });
+    expect(engine.add(a3, b2).data.toArray()).toEqual(sum);
+    expect(engine.add(b2, a3).data.toArray()).toEqual(sum);
+    expect(engine.sub(a3, b2).data.toArray()).toEqual(
+      expected(3, level + 1, ([o0, o1, o2]) => {
+        subMod(c(a3, 0), c(b2, 0), moduli, { out: o0 });
+        subMod(c(a3, 1), c(b2, 1), moduli, { out: o1 });
+        o2!.copy_(c(a3, 2));
+      }),
+    );
+    expect(engine.sub(b2, a3).data.toArray()).toEqual(
+      expected(3, level + 1, ([o0, o1, o2]) => {
+        subMod(c(b2, 0), c(a3, 0), moduli, { out: o0 });
+        subMod(c(b2, 1), c(a3, 1), moduli, { out: o1 });
+        negMod(c(a3, 2), moduli, { out: o2 });
+      }),
+    );
+    const m = pt.data.select(0, 0);
+    expect(engine.addPlain(a3, pt).data.toArray()).toEqual(
+      expected(3, level + 1, ([o0, o1, o2]) => {
+        addMod(c(a3, 0), m, moduli, { out: o0 });
+        o1!.copy_(c(a3, 1));
+        o2!.copy_(c(a3, 2));
+      }),
+    );
+    expect(engine.multiplyPlain(a3, pt).data.toArray()).toEqual(
+      expected(3, level + 1, (out) => out.forEach((o, i) => mulMod(c(a3, i), m, moduli, { out: o }))),
+    );
+    const a = encrypt(y, 2 ** 20);
+    const b = engine.encrypt(engine.encode(x, { scale: 2 ** 20 }), keys.secretKey);
+    expect(engine.multiply(a, b).data.toArray()).toEqual(
+      expected(3, level + 1, ([o0, o1, o2]) => {
+        mulMod(c(a, 0), c(b, 0), moduli, { out: o0 });
+        mulMod(c(a, 0), c(b, 1), moduli, { out: o1 });
+        addMod(o1!, mulMod(c(a, 1), c(b, 0), moduli), moduli, { out: o1 });
+        mulMod(c(a, 1), c(b, 1), moduli, { out: o2 });
+      }),
+    );
+    // Decryption c0 + c1·s + c2·s² at the top level, and c0 + c1·s at a lower one (a prefix of s).
+    const secret = keys.secretKey.data.select(0, 0);
+    const horner = (ct: Ciphertext) =>
+      expected(1, ct.level + 1, ([o]) => {
+        const s = secret.narrow(0, 0, ct.level + 1);
+        const mod = engine._tables.levels[ct.level]!.moduliQ;
+        mulMod(c(ct, ct.components - 1), s, mod, { out: o });
+        for (let j = ct.components - 2; j >= 0; j--) {
+          addMod(o!, c(ct, j), mod, { out: o });
+          if (j > 0) mulMod(o!, s, mod, { out: o });
+        }
+      });
+    expect(engine.decrypt(a3, keys.secretKey).data.toArray()).toEqual(horner(a3));
+    const low = engine.dropLevel(b2, 1);
+    expect(engine.decrypt(low, keys.secretKey).data.toArray()).toEqual(horner(low));
+    expect(engine.decrypt(b2, keys.secretKey).data.toArray()).toEqual(horner(b2));
   });
 
   it('multiply gives 3 components that decrypt directly; relinearize + rescale within 1e-7', () => {

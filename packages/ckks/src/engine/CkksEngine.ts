@@ -21,10 +21,12 @@ import {
   negMod,
   nttForward,
   nttInverse,
+  polyEvalMod,
   rescaleFinish,
   rescalePrepare,
   subMod,
   Tensor,
+  tensorProductMod,
   type NttTables,
   type RescaleTables,
 } from '@fhelium/cuda-native';
@@ -426,26 +428,14 @@ export class CkksEngine {
     checkBelongs(this, secretKey, op, 'secretKey', 'SecretKey');
     sameKey(ct, secretKey, op, 'ct', 'secretKey');
     checkKeyCovers(secretKey, ct.level, op, 'secretKey');
-    const p = this.parameters;
-    const limbs = ct.level + 1;
-    const moduli = this._tables.levels[ct.level]!.moduliQ;
-    const out = Tensor.empty([1, limbs, p.ringDegree], { dtype: 'uint64', device: this.device });
-    const scope = new Scope();
+    // One kernel: Horner over the components at s, c0 + c1·s (+ c2·s²); s is the secret key's
+    // cached view of the ciphertext's limbs.
+    const out = polyEvalMod(ct.data, secretKey._componentLimbs(0, ct.level + 1), this._tables.levels[ct.level]!.moduliQ);
     try {
-      const m = scope.component(out, 0);
-      const s = scope.narrow(secretKey._component(0), 0, 0, limbs);
-      // Horner: ((c2·s + c1)·s + c0); the first product reads the last component directly.
-      mulMod(ct._component(ct.components - 1), s, moduli, { out: m });
-      for (let c = ct.components - 2; c >= 0; c -= 1) {
-        addMod(m, ct._component(c), moduli, { out: m });
-        if (c > 0) mulMod(m, s, moduli, { out: m });
-      }
-      return new Plaintext({ parameters: p, data: out, level: ct.level, scale: ct.scale, domain: 'ntt' });
+      return new Plaintext({ parameters: this.parameters, data: out, level: ct.level, scale: ct.scale, domain: 'ntt' });
     } catch (error) {
       out.dispose();
       throw error;
-    } finally {
-      scope.dispose();
     }
   }
 
@@ -463,25 +453,23 @@ export class CkksEngine {
       // Common case: one kernel over every component, no views.
       return this.wrapLike(a, kernel(a.data, b.data, moduli), a.level, a.scale, a.components);
     }
-    const components = Math.max(a.components, b.components);
-    const common = Math.min(a.components, b.components);
-    const out = Tensor.empty([components, a.level + 1, this.parameters.ringDegree], { dtype: 'uint64', device: this.device });
-    const scope = new Scope();
-    try {
-      kernel(scope.narrow(a.data, 0, 0, common), scope.narrow(b.data, 0, 0, common), moduli, { out: scope.narrow(out, 0, 0, common) });
-      if (components > common) {
-        const extra = scope.component(out, common);
-        if (a.components > common) extra.copy_(scope.component(a.data, common));
-        else if (kernel === subMod) negMod(scope.component(b.data, common), moduli, { out: extra });
-        else extra.copy_(scope.component(b.data, common));
+    // Polynomials in s of different degrees: the shorter one is zero-extended (one kernel), except
+    // a − b with b longer, which is (−b) + a (two).
+    let out: Tensor;
+    if (a.components > b.components) {
+      out = kernel(a.data, b.data, moduli, { zeroExtend: true });
+    } else if (kernel === addMod) {
+      out = addMod(b.data, a.data, moduli, { zeroExtend: true });
+    } else {
+      out = negMod(b.data, moduli);
+      try {
+        addMod(out, a.data, moduli, { out, zeroExtend: true });
+      } catch (error) {
+        out.dispose();
+        throw error;
       }
-      return new Ciphertext({ parameters: this.parameters, data: out, level: a.level, scale: a.scale, domain: 'ntt', keyId: a.keyId, components });
-    } catch (error) {
-      out.dispose();
-      throw error;
-    } finally {
-      scope.dispose();
     }
+    return this.wrapLike(a, out, a.level, a.scale, Math.max(a.components, b.components));
   }
 
   /** a + b (same key, level and scale; 2 or 3 components each). */
@@ -511,15 +499,9 @@ export class CkksEngine {
     checkPlaintext(this, pt, op);
     sameLevel(ct, pt, op, 'ct', 'pt');
     sameScale(ct, pt, op, 'ct', 'pt');
-    const result = this.wrapLike(ct, ct.data.clone(), ct.level, ct.scale, ct.components);
-    try {
-      const c0 = result._component(0);
-      addMod(c0, pt._component(0), this._tables.levels[ct.level]!.moduliQ, { out: c0 });
-      return result;
-    } catch (error) {
-      result.dispose();
-      throw error;
-    }
+    // One kernel writing every component: the plaintext is zero-extended over c1 (and c2).
+    const out = addMod(ct.data, pt.data, this._tables.levels[ct.level]!.moduliQ, { zeroExtend: true });
+    return this.wrapLike(ct, out, ct.level, ct.scale, ct.components);
   }
 
   // ── Multiplicative operations ─────────────────────────────────────────────────────────────
@@ -532,13 +514,11 @@ export class CkksEngine {
     checkPlaintext(this, pt, op);
     sameLevel(ct, pt, op, 'ct', 'pt');
     const moduli = this._tables.levels[ct.level]!.moduliQ;
-    // The result is wrapped first (so a product scale it refuses throws before any kernel) and
-    // written through its own cached component views, which the next operation on it reuses.
+    // The result is wrapped first, so a product scale it refuses throws before any kernel.
     const result = this.wrapLike(ct, Tensor.empty(ct.data.shape, { dtype: 'uint64', device: this.device }), ct.level, ct.scale * pt.scale, ct.components);
     try {
-      // Operand components are the values' cached views (owned by them, not released here).
-      const m = pt._component(0);
-      for (let c = 0; c < ct.components; c += 1) mulMod(ct._component(c), m, moduli, { out: result._component(c) });
+      // One kernel: the plaintext (its cached [limbs, N] view) broadcast over every component.
+      mulMod(ct.data, pt._component(0), moduli, { out: result.data });
       return result;
     } catch (error) {
       result.dispose();
@@ -561,23 +541,10 @@ export class CkksEngine {
     sameLevel(a, b, op, 'a', 'b');
     const moduli = this._tables.levels[a.level]!.moduliQ;
     const out = Tensor.empty([3, a.level + 1, this.parameters.ringDegree], { dtype: 'uint64', device: this.device });
-    // Wrapped first, written through its cached views (relinearize then reads component 2 from them).
+    // Wrapped first, so a product scale it refuses throws before any kernel; then one kernel.
     const result = this.wrapLike(a, out, a.level, a.scale * b.scale, 3);
     try {
-      const a0 = a._component(0);
-      const a1 = a._component(1);
-      const b0 = b._component(0);
-      const b1 = b._component(1);
-      const d1 = result._component(1);
-      mulMod(a0, b0, moduli, { out: result._component(0) });
-      mulMod(a1, b1, moduli, { out: result._component(2) });
-      const cross = mulMod(a1, b0, moduli);
-      try {
-        mulMod(a0, b1, moduli, { out: d1 });
-        addMod(d1, cross, moduli, { out: d1 });
-      } finally {
-        cross.dispose();
-      }
+      tensorProductMod(a.data, b.data, moduli, { out });
       return result;
     } catch (error) {
       result.dispose();

@@ -27,6 +27,11 @@ describeCuda('CkksEngine: CPU and CUDA agree bit for bit', () => {
         const y = engine.encrypt(engine.encode(values(n, 2)), keys.secretKey);
         const pt = engine.encode(values(n, 3));
         const prod = engine.multiplyRelinearize(x, y, keys.relinearizationKey);
+        // A 3-component ciphertext at the default scale, for the mixed-component operations.
+        const at20 = (seed: number, key: typeof keys.publicKey | typeof keys.secretKey) =>
+          engine.encrypt(engine.encode(values(n, seed), { scale: 2 ** 20 }), key);
+        const three = engine.multiply(at20(4, keys.publicKey), at20(5, keys.secretKey));
+        const rescaled = engine.rescale(prod);
         const outs = {
           secretKey: keys.secretKey,
           publicKey: keys.publicKey,
@@ -41,13 +46,20 @@ describeCuda('CkksEngine: CPU and CUDA agree bit for bit', () => {
           multiplyPlain: engine.multiplyPlain(x, pt),
           multiply: engine.multiply(x, y),
           relinearized: prod,
-          rescaled: engine.rescale(prod),
+          rescaled,
+          three,
+          addMixed: engine.add(x, three),
+          subMixed: engine.sub(x, three),
+          addPlainThree: engine.addPlain(three, pt),
+          multiplyPlainThree: engine.multiplyPlain(three, pt),
+          decryptedThree: engine.decrypt(three, keys.secretKey),
+          decryptedLower: engine.decrypt(rescaled, keys.secretKey),
           rotate: engine.rotate(x, 1, keys.rotationKeys),
           rotateMany: engine.rotateMany(x, [1, -3, 16], keys.rotationKeys)[2]!,
           conjugate: engine.conjugate(x, keys.conjugationKey!),
           decrypted: engine.decrypt(prod, keys.secretKey),
         };
-        const decoded = engine.decode(engine.decrypt(outs.rescaled, keys.secretKey));
+        const decoded = engine.decode(outs.decryptedLower);
         return { outs, decoded };
       };
       const cpu = run('cpu');

@@ -1,6 +1,7 @@
 // Element-wise modular arithmetic on uint64 RNS limbs (csrc/cpu/modarith.cpp,
 // csrc/cuda/modarith.cu). Arguments: device (-1 CPU), raw pointers as BigInt, sizes as Numbers;
-// TypeScript (src/modarith.ts) validates shapes, dtypes, devices and contiguity before calling.
+// TypeScript (src/modarith.ts) validates shapes, dtypes, devices, contiguity and overlaps before
+// calling.
 #include "binding/binding.h"
 #include "cpu/modarith_kernels.h"
 
@@ -11,17 +12,19 @@
 namespace fhelium::binding {
 namespace {
 
-// addMod / subMod / mulMod(device, out, a, b, moduli, batch, limbs, n)
-template <void (*Cpu)(uint64_t*, const uint64_t*, const uint64_t*, const Modulus*, int64_t, int64_t, int64_t),
-          void (*Cuda)(DeviceStream, uint64_t*, const uint64_t*, const uint64_t*, const Modulus*, int64_t, int64_t,
+// addMod / subMod / mulMod(device, out, a, b, bCount, bBatchStride, moduli, batch, limbs, n): b is
+// read per batch element of a (common/modarith_operand.h): bBatchStride words apart, 0 to
+// broadcast, zero from element bCount on.
+template <void (*Cpu)(uint64_t*, const uint64_t*, BatchedOperand, const Modulus*, int64_t, int64_t, int64_t),
+          void (*Cuda)(DeviceStream, uint64_t*, const uint64_t*, BatchedOperand, const Modulus*, int64_t, int64_t,
                        int64_t)>
 napi_value binary_op(Args& a) {
   const int dev = a.i32(0);
   auto* out = a.ptr<uint64_t>(1);
   auto* x = a.ptr<const uint64_t>(2);
-  auto* y = a.ptr<const uint64_t>(3);
-  auto* moduli = a.ptr<const Modulus>(4);
-  const int64_t batch = a.i64(5), limbs = a.i64(6), n = a.i64(7);
+  const BatchedOperand y{a.ptr<const uint64_t>(3), a.i64(4), a.i64(5)};
+  auto* moduli = a.ptr<const Modulus>(6);
+  const int64_t batch = a.i64(7), limbs = a.i64(8), n = a.i64(9);
   if (dev == kCpuDevice) {
     Cpu(out, x, y, moduli, batch, limbs, n);
   } else {
@@ -34,7 +37,7 @@ napi_value binary_op(Args& a) {
 #define FHELIUM_CUDA_FN(name) &cuda::name
 #else
 // Never called in a CPU-only build (FHELIUM_CUDA_ONLY throws first); keeps the templates uniform.
-void no_cuda_binary(DeviceStream, uint64_t*, const uint64_t*, const uint64_t*, const Modulus*, int64_t, int64_t,
+void no_cuda_binary(DeviceStream, uint64_t*, const uint64_t*, BatchedOperand, const Modulus*, int64_t, int64_t,
                     int64_t) {
   cuda_not_built();
 }
@@ -90,6 +93,41 @@ napi_value shoup_precompute(Args& a) {
   return nullptr;
 }
 FHELIUM_BINDING("shoupPrecompute", shoup_precompute)
+
+// polyEvalMod(device, out, coefficients, k, x, moduli, limbs, n)
+napi_value poly_eval_mod(Args& a) {
+  const int dev = a.i32(0);
+  auto* out = a.ptr<uint64_t>(1);
+  auto* coefficients = a.ptr<const uint64_t>(2);
+  const int64_t k = a.i64(3);
+  auto* x = a.ptr<const uint64_t>(4);
+  auto* moduli = a.ptr<const Modulus>(5);
+  const int64_t limbs = a.i64(6), n = a.i64(7);
+  if (dev == kCpuDevice) {
+    cpu::poly_eval_mod(out, coefficients, k, x, moduli, limbs, n);
+  } else {
+    FHELIUM_CUDA_ONLY(cuda::poly_eval_mod(device_stream(dev), out, coefficients, k, x, moduli, limbs, n));
+  }
+  return nullptr;
+}
+FHELIUM_BINDING("polyEvalMod", poly_eval_mod)
+
+// tensorProductMod(device, out, a, b, moduli, limbs, n)
+napi_value tensor_product_mod(Args& a) {
+  const int dev = a.i32(0);
+  auto* out = a.ptr<uint64_t>(1);
+  auto* x = a.ptr<const uint64_t>(2);
+  auto* y = a.ptr<const uint64_t>(3);
+  auto* moduli = a.ptr<const Modulus>(4);
+  const int64_t limbs = a.i64(5), n = a.i64(6);
+  if (dev == kCpuDevice) {
+    cpu::tensor_product_mod(out, x, y, moduli, limbs, n);
+  } else {
+    FHELIUM_CUDA_ONLY(cuda::tensor_product_mod(device_stream(dev), out, x, y, moduli, limbs, n));
+  }
+  return nullptr;
+}
+FHELIUM_BINDING("tensorProductMod", tensor_product_mod)
 
 }  // namespace
 }  // namespace fhelium::binding

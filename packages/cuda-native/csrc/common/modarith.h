@@ -91,6 +91,29 @@ FHELIUM_HD uint64_t mul_mod_shoup_lazy(uint64_t a, uint64_t w, uint64_t w_shoup,
   return a * w - quotient * q;
 }
 
+// Horner evaluation at x of the polynomial whose coefficients are c[0], c[stride], ...,
+// c[(k - 1) * stride] (k >= 1, all reduced): c_0 + c_1·x + ... + c_{k-1}·x^{k-1} mod q. Decryption
+// is this at x = s over the components of a ciphertext.
+FHELIUM_HD uint64_t poly_eval_mod(const uint64_t* c, int64_t stride, int64_t k, uint64_t x, const Modulus& m) {
+  uint64_t acc = c[(k - 1) * stride];
+  for (int64_t j = k - 2; j >= 0; --j) acc = add_mod(mul_mod(acc, x, m), c[j * stride], m.value);
+  return acc;
+}
+
+// The product of two degree-1 polynomials in s, (a0 + a1·s)(b0 + b1·s) = a0·b0 + (a0·b1 + a1·b0)·s +
+// a1·b1·s² (the tensor product of two ciphertexts): a_j at a[j * stride], b_j at b[j * stride], the
+// three results at out[0], out[stride], out[2 * stride]. Every input is read before out is written.
+FHELIUM_HD void tensor_product_mod(uint64_t* out, const uint64_t* a, const uint64_t* b, int64_t stride,
+                                   const Modulus& m) {
+  const uint64_t a0 = a[0];
+  const uint64_t a1 = a[stride];
+  const uint64_t b0 = b[0];
+  const uint64_t b1 = b[stride];
+  out[0] = mul_mod(a0, b0, m);
+  out[stride] = add_mod(mul_mod(a0, b1, m), mul_mod(a1, b0, m), m.value);
+  out[2 * stride] = mul_mod(a1, b1, m);
+}
+
 #if !defined(__CUDA_ARCH__)
 // Host-only precomputation (uses 128-bit division, which the device lacks).
 inline Modulus make_modulus(uint64_t q) {

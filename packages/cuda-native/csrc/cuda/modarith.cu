@@ -1,6 +1,7 @@
 #include <cuda_runtime.h>
 
 #include "common/modarith.h"
+#include "common/modarith_operand.h"
 #include "cuda/cuda_check.h"
 #include "cuda/modarith_kernels.h"
 
@@ -12,7 +13,7 @@ constexpr int kThreads = 256;
 constexpr int64_t kMaxGridY = 65535;
 
 // Grid: x over the n coefficients of a row, y over rows (batch * limbs), both grid-strided so any
-// size works. Row r uses moduli[r % limbs]; w operands are indexed by (limb, coefficient).
+// size works. Row r is batch element r / limbs, limb r % limbs, and uses moduli[r % limbs].
 struct RowGrid {
   dim3 grid;
   dim3 block;
@@ -25,50 +26,92 @@ RowGrid row_grid(int64_t rows, int64_t n) {
                  dim3(kThreads)};
 }
 
+// Where an element is: batch element, limb, the row's first word in a [batch, limbs, n] operand.
+struct RowIndex {
+  int64_t batch;
+  int64_t limb;
+  int64_t base;
+};
+
 template <typename Op>
 __global__ void rows_kernel(Op op, const Modulus* moduli, int64_t rows, int64_t limbs, int64_t n) {
   for (int64_t r = blockIdx.y; r < rows; r += gridDim.y) {
-    const int64_t limb = r % limbs;
-    const Modulus m = moduli[limb];
-    const int64_t base = r * n;
-    const int64_t wbase = limb * n;
+    const RowIndex row{r / limbs, r % limbs, r * n};
+    const Modulus m = moduli[row.limb];
     for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
          i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-      op(m, base + i, wbase + i);
+      op(m, row, i, n);
     }
   }
+}
+
+// The second operand's word for (row, i): zero where it has no batch element (zero extension).
+__device__ __forceinline__ uint64_t operand_at(const BatchedOperand& b, const RowIndex& row, int64_t i, int64_t n) {
+  const uint64_t* y = b.row(row.batch, row.limb, n);
+  return y != nullptr ? y[i] : 0;
 }
 
 struct AddOp {
   uint64_t* out;
   const uint64_t* a;
-  const uint64_t* b;
-  __device__ void operator()(const Modulus& m, int64_t i, int64_t) const { out[i] = fhelium::add_mod(a[i], b[i], m.value); }
+  BatchedOperand b;
+  __device__ void operator()(const Modulus& m, const RowIndex& row, int64_t i, int64_t n) const {
+    out[row.base + i] = fhelium::add_mod(a[row.base + i], operand_at(b, row, i, n), m.value);
+  }
 };
 struct SubOp {
   uint64_t* out;
   const uint64_t* a;
-  const uint64_t* b;
-  __device__ void operator()(const Modulus& m, int64_t i, int64_t) const { out[i] = fhelium::sub_mod(a[i], b[i], m.value); }
-};
-struct NegOp {
-  uint64_t* out;
-  const uint64_t* a;
-  __device__ void operator()(const Modulus& m, int64_t i, int64_t) const { out[i] = fhelium::neg_mod(a[i], m.value); }
+  BatchedOperand b;
+  __device__ void operator()(const Modulus& m, const RowIndex& row, int64_t i, int64_t n) const {
+    out[row.base + i] = fhelium::sub_mod(a[row.base + i], operand_at(b, row, i, n), m.value);
+  }
 };
 struct MulOp {
   uint64_t* out;
   const uint64_t* a;
-  const uint64_t* b;
-  __device__ void operator()(const Modulus& m, int64_t i, int64_t) const { out[i] = fhelium::mul_mod(a[i], b[i], m); }
+  BatchedOperand b;
+  __device__ void operator()(const Modulus& m, const RowIndex& row, int64_t i, int64_t n) const {
+    out[row.base + i] = fhelium::mul_mod(a[row.base + i], operand_at(b, row, i, n), m);
+  }
+};
+struct NegOp {
+  uint64_t* out;
+  const uint64_t* a;
+  __device__ void operator()(const Modulus& m, const RowIndex& row, int64_t i, int64_t) const {
+    out[row.base + i] = fhelium::neg_mod(a[row.base + i], m.value);
+  }
 };
 struct MulShoupOp {
   uint64_t* out;
   const uint64_t* a;
   const uint64_t* w;
   const uint64_t* w_shoup;
-  __device__ void operator()(const Modulus& m, int64_t i, int64_t wi) const {
-    out[i] = fhelium::mul_mod_shoup(a[i], w[wi], w_shoup[wi], m.value);
+  __device__ void operator()(const Modulus& m, const RowIndex& row, int64_t i, int64_t n) const {
+    const int64_t wi = row.limb * n + i;
+    out[row.base + i] = fhelium::mul_mod_shoup(a[row.base + i], w[wi], w_shoup[wi], m.value);
+  }
+};
+// Launched with batch 1: row.base = limb * n indexes each [limbs, n] block.
+struct PolyEvalOp {
+  uint64_t* out;
+  const uint64_t* coefficients;
+  int64_t k;
+  const uint64_t* x;
+  int64_t block;  // limbs * n: words between consecutive coefficients
+  __device__ void operator()(const Modulus& m, const RowIndex& row, int64_t i, int64_t) const {
+    const int64_t j = row.base + i;
+    out[j] = fhelium::poly_eval_mod(coefficients + j, block, k, x[j], m);
+  }
+};
+struct TensorProductOp {
+  uint64_t* out;
+  const uint64_t* a;
+  const uint64_t* b;
+  int64_t block;  // limbs * n: words between consecutive components
+  __device__ void operator()(const Modulus& m, const RowIndex& row, int64_t i, int64_t) const {
+    const int64_t j = row.base + i;
+    fhelium::tensor_product_mod(out + j, a + j, b + j, block, m);
   }
 };
 
@@ -83,12 +126,12 @@ void launch(DeviceStream ds, Op op, const Modulus* moduli, int64_t batch, int64_
 
 }  // namespace
 
-void add_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus* moduli,
+void add_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, BatchedOperand b, const Modulus* moduli,
              int64_t batch, int64_t limbs, int64_t n) {
   launch(ds, AddOp{out, a, b}, moduli, batch, limbs, n);
 }
 
-void sub_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus* moduli,
+void sub_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, BatchedOperand b, const Modulus* moduli,
              int64_t batch, int64_t limbs, int64_t n) {
   launch(ds, SubOp{out, a, b}, moduli, batch, limbs, n);
 }
@@ -98,7 +141,7 @@ void neg_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, const Modulus* m
   launch(ds, NegOp{out, a}, moduli, batch, limbs, n);
 }
 
-void mul_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus* moduli,
+void mul_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, BatchedOperand b, const Modulus* moduli,
              int64_t batch, int64_t limbs, int64_t n) {
   launch(ds, MulOp{out, a, b}, moduli, batch, limbs, n);
 }
@@ -106,6 +149,17 @@ void mul_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, const uint64_t* 
 void mul_mod_shoup(DeviceStream ds, uint64_t* out, const uint64_t* a, const uint64_t* w, const uint64_t* w_shoup,
                    const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n) {
   launch(ds, MulShoupOp{out, a, w, w_shoup}, moduli, batch, limbs, n);
+}
+
+void poly_eval_mod(DeviceStream ds, uint64_t* out, const uint64_t* coefficients, int64_t k, const uint64_t* x,
+                   const Modulus* moduli, int64_t limbs, int64_t n) {
+  if (k <= 0) return;
+  launch(ds, PolyEvalOp{out, coefficients, k, x, limbs * n}, moduli, 1, limbs, n);
+}
+
+void tensor_product_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus* moduli,
+                        int64_t limbs, int64_t n) {
+  launch(ds, TensorProductOp{out, a, b, limbs * n}, moduli, 1, limbs, n);
 }
 
 }  // namespace fhelium::cuda

@@ -30,12 +30,12 @@ void enqueue(DeviceStream ds, F&& f) {
 
 }  // namespace
 
-void add_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus* moduli,
+void add_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, BatchedOperand b, const Modulus* moduli,
              int64_t batch, int64_t limbs, int64_t n) {
   enqueue(ds, [=] { cpu::add_mod(out, a, b, moduli, batch, limbs, n); });
 }
 
-void sub_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus* moduli,
+void sub_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, BatchedOperand b, const Modulus* moduli,
              int64_t batch, int64_t limbs, int64_t n) {
   enqueue(ds, [=] { cpu::sub_mod(out, a, b, moduli, batch, limbs, n); });
 }
@@ -45,7 +45,7 @@ void neg_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, const Modulus* m
   enqueue(ds, [=] { cpu::neg_mod(out, a, moduli, batch, limbs, n); });
 }
 
-void mul_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus* moduli,
+void mul_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, BatchedOperand b, const Modulus* moduli,
              int64_t batch, int64_t limbs, int64_t n) {
   enqueue(ds, [=] { cpu::mul_mod(out, a, b, moduli, batch, limbs, n); });
 }
@@ -79,6 +79,16 @@ void mul_accumulate_mod(DeviceStream ds, uint64_t* out, const MulAccumulateTerms
   check_mul_accumulate("cuda::mul_accumulate_mod", out, terms, count, moduli, batch, limbs, n, galois_elt);
   const MulAccumulateTerms t = terms;
   enqueue(ds, [=] { cpu::mul_accumulate_mod(out, t, count, moduli, batch, limbs, n, galois_elt, accumulate); });
+}
+
+void poly_eval_mod(DeviceStream ds, uint64_t* out, const uint64_t* coefficients, int64_t k, const uint64_t* x,
+                   const Modulus* moduli, int64_t limbs, int64_t n) {
+  enqueue(ds, [=] { cpu::poly_eval_mod(out, coefficients, k, x, moduli, limbs, n); });
+}
+
+void tensor_product_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus* moduli,
+                        int64_t limbs, int64_t n) {
+  enqueue(ds, [=] { cpu::tensor_product_mod(out, a, b, moduli, limbs, n); });
 }
 
 void strided_copy(DeviceStream ds, void* dst, const void* src, const StridedCopy& desc) {
