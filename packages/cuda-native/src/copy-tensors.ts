@@ -7,6 +7,8 @@
  * pinned host memory directly); larger ones by `cudaMemcpyAsync` (the copy engine, full
  * bandwidth). Host-to-host pairs are a `memmove` each (the CPU twin). Every other pair (pageable
  * host memory, another device, device to host, non-contiguous views) is copied as `copy_` would.
+ * A source on CUDA (same device) or in pinned memory may be disposed right after the call: the
+ * allocators keep its memory until the copy has read it (`recordStream`, the pinned cache).
  * Inside a CUDA graph capture the copies become kernel and memcpy nodes.
  */
 import {
@@ -207,11 +209,23 @@ function runPlan(plan: Plan, sources: readonly Tensor[], options: CopyTensorsOpt
     }
   }
   if (sequential) {
-    for (let i = 0; i < count; i += 1) (destinations[i] as Tensor).copy_(sources[i] as Tensor, { nonBlocking, stream });
+    for (let i = 0; i < count; i += 1) copyPair(destinations[i] as Tensor, sources[i] as Tensor, nonBlocking, stream);
     return;
   }
   if (slow.length < count) native().copyTensors(words, count, stream === undefined ? null : stream._live(where), nonBlocking);
-  for (const i of slow) (destinations[i] as Tensor).copy_(sources[i] as Tensor, { nonBlocking, stream });
+  for (const i of slow) copyPair(destinations[i] as Tensor, sources[i] as Tensor, nonBlocking, stream);
+}
+
+/**
+ * One pair through `copy_`, with the protection the native batch gives its CUDA sources: a source
+ * on the destination's device is marked as used by the copy stream (`recordStream`), unless a
+ * capture is open (captured copies run at replay; their sources must outlive the graph).
+ */
+function copyPair(dst: Tensor, src: Tensor, nonBlocking: boolean, stream: Stream | undefined): void {
+  dst.copy_(src, { nonBlocking, stream });
+  if (src._dev >= 0 && src._dev === dst._dev && src.numel > 0 && !native().captureOpen()) {
+    src.recordStream(stream ?? Stream.current(dst.device));
+  }
 }
 
 function parseOptions(options: CopyTensorsOptions | undefined, where: string): { stream: Stream | undefined; nonBlocking: boolean } {
