@@ -3,7 +3,7 @@ import { describeCuda } from '@fhelium/cuda-native/testing';
 import { ExecutionInputError, ValueTreeSignature } from '@fhelium/signature';
 import { expect, it } from 'vitest';
 
-import { CopyHandle } from './CopyHandle.js';
+import { CopyHandle, copyHandleEvent } from './CopyHandle.js';
 import { pinValueTree } from './pinValueTree.js';
 import { ReusableValueBuffer } from './ReusableValueBuffer.js';
 import { collectGarbage, TestCiphertext } from './testing/fakeExactValue.js';
@@ -103,6 +103,28 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     buffer.copyFrom(sources[1]!, { stream: b }).synchronize();
     expect(flat(buffer.value)).toEqual(flat(sources[1]!));
     for (const s of [a, b]) s.dispose();
+  });
+
+  it('records the event of a finished copy nobody read again for a later copy', () => {
+    using buffer = ReusableValueBuffer.like(tree(1), { device: DEVICE });
+    const first = buffer.copyFrom(tree(2));
+    const recorded = copyHandleEvent(first);
+    first.synchronize();
+    const second = buffer.copyFrom(tree(3));
+    expect(copyHandleEvent(second)).toBe(recorded);
+    // The first handle now answers with an event that was never recorded: complete.
+    expect(first.event).toBeInstanceOf(Event);
+    expect(first.event).not.toBe(recorded);
+    expect(first.event).toBe(first.event);
+    expect(first.event!.query()).toBe(true);
+    // An event someone read stays with its handle.
+    const read = second.event;
+    second.synchronize();
+    const third = buffer.copyFrom(tree(4));
+    expect(copyHandleEvent(third)).not.toBe(read);
+    expect(second.event).toBe(read);
+    third.synchronize();
+    expect(payload(buffer.value)).toEqual(payload(tree(4)));
   });
 
   it('takes the one device of CUDA example leaves, and refuses mixed devices or pinning there', () => {

@@ -5,7 +5,7 @@
 import { cuda, CudaUnavailableError, Event, Stream, Tensor, TensorCopyBatch, type DeviceLike } from '@fhelium/cuda-native';
 import { ExecutionError, ExecutionInputError, ValueTreeSignature } from '@fhelium/signature';
 
-import { copyHandleOwner, copyHandleStream, createCopyHandle, CopyHandle } from './CopyHandle.js';
+import { copyHandleEvent, copyHandleOwner, copyHandleStream, createCopyHandle, CopyHandle } from './CopyHandle.js';
 import { parseCopyOptions, type CopyFromOptions } from './copyOptions.js';
 import { describeGiven } from './describeGiven.js';
 import { emptyWithLayout } from './emptyWithLayout.js';
@@ -25,6 +25,8 @@ export interface LikeOptions {
 }
 
 const constructing = Symbol('ReusableValueBuffer.constructing');
+/** Spare completion events kept for later copies (more are disposed). */
+const SPARE_EVENTS = 8;
 const LIKE = 'ReusableValueBuffer.like';
 const LIKE_KEYS = new Set(['device', 'pinMemory']);
 
@@ -65,6 +67,16 @@ export class ReusableValueBuffer<T = unknown> {
   #inFlight: CopyHandle[] = [];
   /** The latest handle per copy stream, for ordering a copy after earlier ones on other streams. */
   #latestByStream = new Map<Stream, CopyHandle>();
+  /**
+   * Completion events given back by handles that observed completion before anyone read their
+   * `event` (so nothing else holds them), recorded again by later copies: a new Event per copy
+   * costs a native object with a finalizer.
+   */
+  readonly #spareEvents: Event[] = [];
+  readonly #recycleEvent = (event: Event): void => {
+    if (this.#closed || this.#spareEvents.length >= SPARE_EVENTS) event.dispose();
+    else this.#spareEvents.push(event);
+  };
   #closed = false;
 
   /**
@@ -240,14 +252,22 @@ export class ReusableValueBuffer<T = unknown> {
     for (const [other, handle] of this.#latestByStream) {
       if (other === copyStream) continue;
       if (handle.done()) this.#latestByStream.delete(other);
-      else copyStream.waitEvent(handle.event as Event);
+      else copyStream.waitEvent(copyHandleEvent(handle) as Event);
     }
     for (const event of waitFor) copyStream.waitEvent(event);
     // One native call for every leaf; it also marks CUDA sources as used by the copy stream
     // (recordStream), so the caching allocator does not reuse their blocks before the copy.
     this.#batch.copyFrom(sources, { stream: copyStream, nonBlocking });
-    const event = new Event({ enableTiming: false }).record(copyStream);
-    const handle = createCopyHandle({ event, device, bytesCopied: this.#nbytes, sources, stream: copyStream, owner: this.#owner });
+    const event = (this.#spareEvents.pop() ?? new Event({ enableTiming: false })).record(copyStream);
+    const handle = createCopyHandle({
+      event,
+      device,
+      bytesCopied: this.#nbytes,
+      sources,
+      stream: copyStream,
+      owner: this.#owner,
+      recycle: this.#recycleEvent,
+    });
     this.#inFlight.push(handle);
     this.#latestByStream.set(copyStream, handle);
     return handle;
@@ -297,6 +317,7 @@ export class ReusableValueBuffer<T = unknown> {
       for (const handle of handles) handle.synchronize();
     } finally {
       for (const target of targets) target.dispose();
+      for (const event of this.#spareEvents.splice(0)) event.dispose();
     }
   }
 
