@@ -65,12 +65,19 @@ describeCuda('copyTensors on CUDA', () => {
     const hostSources = sources.map((s) => Tensor.empty([...s.shape], { dtype: 'uint8' }).copy_(s));
     copyTensors(twins, hostSources);
     const stream = new Stream(DEVICE);
-    copyTensors(destinations, sources, { stream, nonBlocking: true });
-    stream.synchronize();
-    destinations.forEach((dst, i) => {
-      expect(Buffer.from(hostBytes(dst)).equals(Buffer.from(hostBytes(twins[i]!))), `pair ${i} (${dst.numel} bytes)`).toBe(true);
-      expect(hostBytes(dst)[0], `pair ${i}`).toBe(hostBytes(sources[i]!)[0]);
-    });
+    // All pairs in one call (a launch of up to 128 pairs), then in calls of 6 (the small launch).
+    for (const chunk of [destinations.length, 6]) {
+      for (const dst of destinations) dst.copy_(bytes(dst.numel, 0, 'pageable'));
+      for (let first = 0; first < destinations.length; first += chunk) {
+        copyTensors(destinations.slice(first, first + chunk), sources.slice(first, first + chunk), { stream, nonBlocking: true });
+      }
+      stream.synchronize();
+      destinations.forEach((dst, i) => {
+        const label = `pair ${i} (${dst.numel} bytes) in calls of ${chunk}`;
+        expect(Buffer.from(hostBytes(dst)).equals(Buffer.from(hostBytes(twins[i]!))), label).toBe(true);
+        expect(hostBytes(dst)[0], label).toBe(hostBytes(sources[i]!)[0]);
+      });
+    }
     stream.dispose();
   });
 

@@ -17,18 +17,23 @@ constexpr uint32_t kThreads = 256;
 // Bytes one block copies: four 16-byte vectors per thread. A tile boundary is a multiple of 16,
 // so every tile of a pair keeps the pair's alignment.
 constexpr uint32_t kTileBytes = 4 * kThreads * 16;
-constexpr uint32_t kPairs = static_cast<uint32_t>(kCopyTensorsPairsPerLaunch);
+// A launch for a few pairs passes a small parameter block: its size adds to the launch cost.
+constexpr uint32_t kFewPairs = 8;
+constexpr uint32_t kManyPairs = static_cast<uint32_t>(kCopyTensorsPairsPerLaunch);
 
-// The descriptors of one launch, passed by value (3080 bytes). first_tile holds prefix sums of
-// the pairs' tile counts: pair k owns blocks [first_tile[k], first_tile[k + 1]).
+// The descriptors of one launch of up to Capacity pairs, passed by value (3080 bytes for 128
+// pairs, 248 for 8). first_tile holds prefix sums of the pairs' tile counts: pair k owns blocks
+// [first_tile[k], first_tile[k + 1]).
+template <uint32_t Capacity>
 struct Launch {
   uint32_t count;
-  uint32_t first_tile[kPairs + 1];
-  uint32_t bytes[kPairs];
-  const unsigned char* src[kPairs];
-  unsigned char* dst[kPairs];
+  uint32_t first_tile[Capacity + 1];
+  uint32_t bytes[Capacity];
+  const unsigned char* src[Capacity];
+  unsigned char* dst[Capacity];
 };
-static_assert(sizeof(Launch) <= 4000, "kernel parameters must stay under the 4 KiB limit");
+static_assert(sizeof(Launch<kManyPairs>) <= 4000, "kernel parameters must stay under the 4 KiB limit");
+static_assert(kFewPairs <= kManyPairs, "the small launch holds fewer pairs");
 static_assert(kCopyTensorsMaxPairBytes <= UINT32_MAX, "pair sizes travel as 32-bit byte counts");
 
 // Copies bytes [begin, end) of one pair; `begin` is a multiple of 16 and both bases are aligned
@@ -53,7 +58,8 @@ __device__ __forceinline__ void copy_span(unsigned char* __restrict__ dst, const
 
 // One block per tile. __grid_constant__ lets the descriptors be indexed by the block's pair
 // without a per-thread copy of the parameter struct.
-__global__ void __launch_bounds__(kThreads) copy_tensors_kernel(const __grid_constant__ Launch launch) {
+template <uint32_t Capacity>
+__global__ void __launch_bounds__(kThreads) copy_tensors_kernel(const __grid_constant__ Launch<Capacity> launch) {
   const uint32_t block = blockIdx.x;
   // Invariant: first_tile[lo] <= block < first_tile[hi] (first_tile[0] = 0, first_tile[count] =
   // gridDim.x); it ends on the pair that owns this block, skipping pairs without tiles.
@@ -75,34 +81,41 @@ __global__ void __launch_bounds__(kThreads) copy_tensors_kernel(const __grid_con
   else copy_span<unsigned char>(dst, src, begin, end);
 }
 
+// Launches the copies of pairs[0, n), n <= Capacity.
+template <uint32_t Capacity>
+void launch_pairs(cudaStream_t stream, const CopyPair* pairs, uint32_t n, const char* where) {
+  Launch<Capacity> launch{};
+  uint32_t tiles = 0;
+  for (uint32_t k = 0; k < n; ++k) {
+    const CopyPair& p = pairs[k];
+    launch.first_tile[k] = tiles;
+    launch.bytes[k] = static_cast<uint32_t>(p.bytes);
+    launch.src[k] = static_cast<const unsigned char*>(p.src);
+    launch.dst[k] = static_cast<unsigned char*>(p.dst);
+    tiles += static_cast<uint32_t>((p.bytes + kTileBytes - 1) / kTileBytes);
+  }
+  launch.first_tile[n] = tiles;
+  launch.count = n;
+  if (tiles == 0) return;  // only empty pairs
+  // At most Capacity * (kCopyTensorsMaxPairBytes / kTileBytes) = 512 blocks.
+  copy_tensors_kernel<Capacity><<<tiles, kThreads, 0, stream>>>(launch);
+  check_launch(where);
+}
+
 }  // namespace
 
 void copy_tensors(DeviceStream ds, const CopyPair* pairs, size_t count) {
   const char* where = "cuda::copy_tensors";
   for (size_t i = 0; i < count; ++i) {
-    require_argument(pairs[i].bytes <= kCopyTensorsMaxPairBytes, where,
-                     "pairs of at most " + std::to_string(kCopyTensorsMaxPairBytes) + " bytes",
+    if (pairs[i].bytes <= kCopyTensorsMaxPairBytes) continue;  // the message is built on failure only
+    require_argument(false, where, "pairs of at most " + std::to_string(kCopyTensorsMaxPairBytes) + " bytes",
                      std::to_string(pairs[i].bytes) + " bytes in pair " + std::to_string(i));
   }
   const auto stream = static_cast<cudaStream_t>(ds.stream);
   for (size_t first = 0; first < count; first += kCopyTensorsPairsPerLaunch) {
-    const uint32_t n = static_cast<uint32_t>(std::min(count - first, kCopyTensorsPairsPerLaunch));
-    Launch launch{};
-    uint32_t tiles = 0;
-    for (uint32_t k = 0; k < n; ++k) {
-      const CopyPair& p = pairs[first + k];
-      launch.first_tile[k] = tiles;
-      launch.bytes[k] = static_cast<uint32_t>(p.bytes);
-      launch.src[k] = static_cast<const unsigned char*>(p.src);
-      launch.dst[k] = static_cast<unsigned char*>(p.dst);
-      tiles += static_cast<uint32_t>((p.bytes + kTileBytes - 1) / kTileBytes);
-    }
-    launch.first_tile[n] = tiles;
-    launch.count = n;
-    if (tiles == 0) continue;  // only empty pairs
-    // At most kPairs * (kCopyTensorsMaxPairBytes / kTileBytes) = 512 blocks.
-    copy_tensors_kernel<<<tiles, kThreads, 0, stream>>>(launch);
-    check_launch(where);
+    const auto n = static_cast<uint32_t>(std::min(count - first, kCopyTensorsPairsPerLaunch));
+    if (n <= kFewPairs) launch_pairs<kFewPairs>(stream, pairs + first, n, where);
+    else launch_pairs<kManyPairs>(stream, pairs + first, n, where);
   }
 }
 
