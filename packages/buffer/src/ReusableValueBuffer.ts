@@ -249,10 +249,14 @@ export class ReusableValueBuffer<T = unknown> {
 
     const copyStream = stream ?? Stream.current(device);
     this.#prune();
-    for (const [other, handle] of this.#latestByStream) {
-      if (other === copyStream) continue;
-      if (handle.done()) this.#latestByStream.delete(other);
-      else copyStream.waitEvent(copyHandleEvent(handle) as Event);
+    const latest = this.#latestByStream;
+    // Usually the only entry is the copy stream itself: then there is nothing to order after.
+    if (latest.size > 1 || (latest.size === 1 && !latest.has(copyStream))) {
+      for (const [other, handle] of latest) {
+        if (other === copyStream) continue;
+        if (handle.done()) latest.delete(other);
+        else copyStream.waitEvent(copyHandleEvent(handle) as Event);
+      }
     }
     for (const event of waitFor) copyStream.waitEvent(event);
     // One native call for every leaf; it also marks CUDA sources as used by the copy stream
