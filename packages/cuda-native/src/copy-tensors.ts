@@ -112,10 +112,16 @@ export class TensorCopyBatch {
 
 /**
  * Copies `sources[i]` into `destinations[i]` for every pair, with one native call for all the
- * contiguous ones (see the module comment for what runs where). Results equal a loop of
- * `destinations[i].copy_(sources[i], options)` in order. Every pair is checked before the first
- * byte moves. For repeated copies into the same destinations, a {@link TensorCopyBatch} saves the
- * per-call preparation.
+ * contiguous ones. Results equal a loop of `destinations[i].copy_(sources[i], options)` in order.
+ * Every pair is checked before the first byte moves. For repeated copies into the same
+ * destinations, a {@link TensorCopyBatch} saves the per-call preparation.
+ *
+ * What runs where: host-to-host pairs are a `memmove` each; pairs into CUDA memory from pinned host
+ * memory or from CUDA memory of the same device share one gather-kernel launch per 128 pairs when
+ * they hold at most 64 KiB (the kernel reads pinned memory directly), and use `cudaMemcpyAsync`
+ * (the copy engine) when larger; every other pair (pageable host memory, another device, device
+ * to host, non-contiguous views) is copied as `copy_` does. Pinned and CUDA sources may be
+ * disposed right after the call: the allocators keep their memory until the copies have read it.
  * @param destinations - The tensors to write.
  * @param sources - One per destination, with its shape and dtype; on any devices.
  * @param options - `stream` and `nonBlocking` (default false), as for `Tensor.copy_`.
