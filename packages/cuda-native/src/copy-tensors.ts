@@ -19,7 +19,7 @@ import {
   TensorDisposedError,
 } from './errors.js';
 import { elementSpan, formatShape, sameShape } from './layout.js';
-import { native } from './native.js';
+import { native, type NativeHandle } from './native.js';
 import type { TensorStorage } from './storage.js';
 import { Stream } from './stream.js';
 import { Tensor } from './tensor.js';
@@ -53,14 +53,16 @@ interface Plan {
   readonly destinations: readonly Tensor[];
   /** Descriptor words; the destination half and the byte counts are written once. */
   readonly words: BigUint64Array;
+  /** `words` registered with the addon (which keeps its data pointer, not the array). */
+  readonly descriptors: NativeHandle<'copyDescriptors'>;
   /** Per pair: whether the destination is contiguous (a strided one goes through `copy_`). */
   readonly contiguous: readonly boolean[];
   /** The destinations' storages: a source in one of them makes the batch run pair by pair. */
   readonly storages: ReadonlySet<TensorStorage>;
   /** Whether two destinations may overlap: then the pairs run one by one, in order. */
   readonly overlapping: boolean;
-  /** Pairs that go through `copy_` (reused by every copy). */
-  readonly slow: number[];
+  /** Per pair, 1 when this copy sends it through `copy_` (rewritten by every copy). */
+  readonly slow: Uint8Array;
 }
 
 /**
@@ -156,7 +158,16 @@ function preparePlan(destinations: readonly Tensor[], where: string): Plan {
       sharing.push(dst);
     }
   }
-  return { destinations: destinations.slice(), words, contiguous, storages: new Set(byStorage.keys()), overlapping, slow: [] };
+  const descriptors = native().copyTensorsDescriptors(words);
+  return {
+    destinations: destinations.slice(),
+    words,
+    descriptors,
+    contiguous,
+    storages: new Set(byStorage.keys()),
+    overlapping,
+    slow: new Uint8Array(count),
+  };
 }
 
 /** Whether the element ranges of two views of one storage overlap (conservative for strided views). */
@@ -168,8 +179,10 @@ function spansOverlap(a: Tensor, b: Tensor): boolean {
 }
 
 function runPlan(plan: Plan, sources: readonly Tensor[], options: CopyTensorsOptions | undefined, where: string): void {
-  const { stream, nonBlocking } = parseOptions(options, where);
-  const { destinations, words, contiguous, storages, slow } = plan;
+  let stream: Stream | undefined;
+  let nonBlocking = false;
+  if (options !== undefined) ({ stream, nonBlocking } = checkOptions(options, where));
+  const { destinations, words, descriptors, contiguous, storages, slow } = plan;
   const count = destinations.length;
   if (!Array.isArray(sources) || sources.length !== count) {
     throw new TensorArgumentError(
@@ -178,7 +191,7 @@ function runPlan(plan: Plan, sources: readonly Tensor[], options: CopyTensorsOpt
   }
   const streamDevice = stream === undefined ? -2 : stream._deviceIndex;
   let sequential = plan.overlapping;
-  slow.length = 0;
+  let slowCount = 0;
   // Checks every pair and writes the source half of its descriptor; nothing is copied yet.
   for (let i = 0; i < count; i += 1) {
     const src: unknown = sources[i];
@@ -204,22 +217,25 @@ function runPlan(plan: Plan, sources: readonly Tensor[], options: CopyTensorsOpt
       }
     }
     const storage = src._storage;
-    sequential ||= storages.has(storage);
+    if (storages.has(storage)) sequential = true;
     const at = i * WORDS;
     if (src._contiguous && contiguous[i] === true) {
       words[at + SRC_STORAGE] = storage._nativeAddress(where);
       words[at + SRC_ADDRESS] = src._ptr;
+      slow[i] = 0;
     } else {
       words[at + SRC_STORAGE] = 0n;
-      slow.push(i);
+      slow[i] = 1;
+      slowCount += 1;
     }
   }
   if (sequential) {
     for (let i = 0; i < count; i += 1) copyPair(destinations[i] as Tensor, sources[i] as Tensor, nonBlocking, stream);
     return;
   }
-  if (slow.length < count) native().copyTensors(words, count, stream === undefined ? null : stream._live(where), nonBlocking);
-  for (const i of slow) copyPair(destinations[i] as Tensor, sources[i] as Tensor, nonBlocking, stream);
+  if (slowCount < count) native().copyTensors(descriptors, count, stream === undefined ? null : stream._live(where), nonBlocking);
+  if (slowCount === 0) return;
+  for (let i = 0; i < count; i += 1) if (slow[i] === 1) copyPair(destinations[i] as Tensor, sources[i] as Tensor, nonBlocking, stream);
 }
 
 /**
@@ -234,8 +250,7 @@ function copyPair(dst: Tensor, src: Tensor, nonBlocking: boolean, stream: Stream
   }
 }
 
-function parseOptions(options: CopyTensorsOptions | undefined, where: string): { stream: Stream | undefined; nonBlocking: boolean } {
-  if (options === undefined) return { stream: undefined, nonBlocking: false };
+function checkOptions(options: CopyTensorsOptions, where: string): { stream: Stream | undefined; nonBlocking: boolean } {
   if (typeof options !== 'object' || options === null) throw new TensorArgumentError(`${where}: options: expected an object such as { stream, nonBlocking }, got ${String(options)}`);
   const { stream, nonBlocking = false } = options;
   if (stream !== undefined && !(stream instanceof Stream)) throw new TensorArgumentError(`${where}: options.stream: expected a Stream, got ${String(stream)}`);

@@ -59,8 +59,10 @@ export interface NativeBinding {
     dstStrides: readonly number[],
     srcStrides: readonly number[],
   ): void;
-  /** `words`: 5 per pair (see csrc/binding/copy_tensors_binding.cpp); a source storage word of 0 skips the pair. */
-  copyTensors(words: BigUint64Array, count: number, stream: NativeHandle<'stream'> | null, nonBlocking: boolean): void;
+  /** Registers a descriptor array (5 words per pair, see csrc/binding/copy_tensors_binding.cpp); keep it alive with the handle. */
+  copyTensorsDescriptors(words: BigUint64Array): NativeHandle<'copyDescriptors'>;
+  /** Copies `count` pairs of the registered array; a source storage word of 0 skips the pair. */
+  copyTensors(descriptors: NativeHandle<'copyDescriptors'>, count: number, stream: NativeHandle<'stream'> | null, nonBlocking: boolean): void;
   readInto(src: NativeHandle<'storage'>, srcByteOffset: number, out: ArrayBufferView, stream: null): void;
   writeFrom(dst: NativeHandle<'storage'>, dstByteOffset: number, data: ArrayBufferView, stream: null): void;
 

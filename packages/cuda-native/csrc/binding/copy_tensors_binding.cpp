@@ -45,6 +45,29 @@ char* checked_address(const Storage* s, uint64_t address, uint64_t bytes, size_t
   return reinterpret_cast<char*>(static_cast<uintptr_t>(address));
 }
 
+// The descriptor array of a batch, registered once (copyTensorsDescriptors): reading a typed
+// array's data pointer through Node-API costs more than the rest of a small batch call, and the
+// pointer of a live, never-detached ArrayBuffer does not change. TypeScript keeps the array
+// alive (and never detaches it) for as long as it keeps this handle.
+struct Descriptors {
+  static constexpr uint32_t kTag = 0x43505944u;  // "CPYD"
+  uint32_t tag = kTag;
+  const uint64_t* words = nullptr;
+  size_t length = 0;  // in words
+};
+
+void delete_descriptors(Descriptors* d) { delete d; }
+
+// copyTensorsDescriptors(words: BigUint64Array): External
+napi_value copy_tensors_descriptors(Args& a) {
+  const auto words = kernels::typed_array<uint64_t>(a, 0, napi_biguint64_array, "a BigUint64Array of copy descriptors");
+  auto* d = new Descriptors();
+  d->words = words.data;
+  d->length = words.length;
+  return make_external(a.env(), d, &delete_descriptors);
+}
+FHELIUM_BINDING("copyTensorsDescriptors", copy_tensors_descriptors)
+
 #if FHELIUM_WITH_CUDA
 cuda::MemRef mem_ref(const Storage* s, char* address) {
   return cuda::MemRef{address, s->device, s->pinned ? static_cast<cuda::HostBlock*>(s->block) : nullptr,
@@ -52,17 +75,17 @@ cuda::MemRef mem_ref(const Storage* s, char* address) {
 }
 #endif
 
-// copyTensors(words: BigUint64Array, count, stream|null, nonBlocking)
-// `words` holds kWordsPerPair words per pair: destination storage (its storageAddress),
-// destination data address, source storage, source data address, bytes. A pair whose source
-// storage word is 0 is skipped (TypeScript copies it itself). See cuda::copy_batch for what runs
-// where; a CPU-only build copies host-to-host pairs and refuses any other.
+// copyTensors(descriptors: External (copyTensorsDescriptors), count, stream|null, nonBlocking)
+// The descriptor array holds kWordsPerPair words per pair: destination storage (its
+// storageAddress), destination data address, source storage, source data address, bytes. A pair
+// whose source storage word is 0 is skipped (TypeScript copies it itself). See cuda::copy_batch
+// for what runs where; a CPU-only build copies host-to-host pairs and refuses any other.
 napi_value copy_tensors(Args& a) {
-  const auto words = kernels::typed_array<uint64_t>(a, 0, napi_biguint64_array, "a BigUint64Array of copy descriptors");
+  const Descriptors* words = a.external<Descriptors>(0, "copy descriptors");
   const int64_t count = a.i64(1);
-  FHELIUM_CHECK(count >= 0 && static_cast<uint64_t>(count) <= words.length / kWordsPerPair, Argument,
+  FHELIUM_CHECK(count >= 0 && static_cast<uint64_t>(count) <= words->length / kWordsPerPair, Argument,
                 "copyTensors: " + std::to_string(count) + " pairs need " + std::to_string(count * kWordsPerPair) +
-                    " descriptor words, the array has " + std::to_string(words.length));
+                    " descriptor words, the array has " + std::to_string(words->length));
   const bool non_blocking = a.boolean(3);
 #if FHELIUM_WITH_CUDA
   thread_local std::vector<cuda::CopyRequest> requests;
@@ -71,7 +94,7 @@ napi_value copy_tensors(Args& a) {
 #endif
   requests.clear();
   for (size_t i = 0; i < static_cast<size_t>(count); ++i) {
-    const uint64_t* w = words.data + i * kWordsPerPair;
+    const uint64_t* w = words->words + i * kWordsPerPair;
     if (w[kSrcStorage] == 0) continue;
     const uint64_t bytes = w[kBytes];
     Storage* dst = storage_at(w[kDstStorage], i, "destination");
