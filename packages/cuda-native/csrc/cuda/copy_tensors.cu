@@ -38,10 +38,12 @@ static_assert(kCopyTensorsMaxPairBytes <= UINT32_MAX, "pair sizes travel as 32-b
 
 // Copies bytes [begin, end) of one pair; `begin` is a multiple of 16 and both bases are aligned
 // to sizeof(T). Four loads per thread are issued before their stores: reads of pinned host memory
-// cross PCIe, and only many requests in flight hide that latency.
+// cross PCIe, and only many requests in flight hide that latency. The pointers are deliberately
+// not __restrict__: that would turn the loads into read-only-cache loads (ld.global.nc), which
+// buy nothing for data read once, and plain loads are the documented way to read mapped host
+// memory.
 template <typename T>
-__device__ __forceinline__ void copy_span(unsigned char* __restrict__ dst, const unsigned char* __restrict__ src,
-                                          uint32_t begin, uint32_t end) {
+__device__ __forceinline__ void copy_span(unsigned char* dst, const unsigned char* src, uint32_t begin, uint32_t end) {
   constexpr uint32_t kStep = kThreads * sizeof(T);
   const uint32_t vector_end = begin + (end - begin) / sizeof(T) * sizeof(T);
   uint32_t off = begin + threadIdx.x * sizeof(T);
