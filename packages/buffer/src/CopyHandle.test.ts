@@ -1,8 +1,8 @@
-import { Tensor, type Event } from '@fhelium/cuda-native';
+import { Stream, Tensor, type Event } from '@fhelium/cuda-native';
 import { describe, expect, it } from 'vitest';
 
 import * as api from './index.js';
-import { CopyHandle, createCopyHandle } from './CopyHandle.js';
+import { CopyHandle, copyHandleEvent, createCopyHandle } from './CopyHandle.js';
 import { collectGarbage } from './testing/fakeExactValue.js';
 import { ReusableValueBuffer } from './ReusableValueBuffer.js';
 
@@ -46,9 +46,9 @@ describe('CopyHandle ownership of submitted tensors (with a stand-in for the CUD
     return state;
   };
 
-  const submit = (event: Event): { handle: CopyHandle; ref: WeakRef<Tensor> } => {
+  const submit = (event: Event, recycle?: (event: Event) => void): { handle: CopyHandle; ref: WeakRef<Tensor> } => {
     const sources = [Tensor.empty([1024])];
-    const handle = createCopyHandle({ event, device: 'cuda:0', bytesCopied: 4096, sources, stream: null, owner: {} });
+    const handle = createCopyHandle({ event, device: 'cuda:0', bytesCopied: 4096, sources, stream: null, owner: {}, recycle });
     const ref = new WeakRef(sources[0]!);
     sources.length = 0;
     return { handle, ref };
@@ -77,5 +77,41 @@ describe('CopyHandle ownership of submitted tensors (with a stand-in for the CUD
     await collectGarbage();
     expect(ref.deref() === undefined).toBe(true);
     expect(handle.done()).toBe(true);
+  });
+
+  it('gives its event back once it observed completion, only if nobody read it', () => {
+    const given: Event[] = [];
+    const recycle = (event: Event): void => {
+      given.push(event);
+    };
+    const unread = fakeEvent();
+    const first = submit(unread.event, recycle).handle;
+    expect(given).toEqual([]);
+    expect(copyHandleEvent(first)).toBe(unread.event);
+    unread.complete = true;
+    expect(first.done()).toBe(true);
+    expect(first.done()).toBe(true);
+    expect(given).toEqual([unread.event]);
+    expect(copyHandleEvent(first)).toBeNull();
+    // Waiting on a copy observed complete needs no event.
+    const consumer = Object.assign(Object.create(Stream.prototype) as Stream, {
+      device: 'cuda:0',
+      waitEvent: (): void => {
+        throw new Error('no wait expected');
+      },
+    });
+    expect(first.waitOn(consumer)).toBe(first);
+
+    const synced = fakeEvent();
+    submit(synced.event, recycle).handle.synchronize();
+    expect(given).toEqual([unread.event, synced.event]);
+
+    const read = fakeEvent();
+    const third = submit(read.event, recycle).handle;
+    expect(third.event).toBe(read.event);
+    read.complete = true;
+    expect(third.done()).toBe(true);
+    expect(given).toHaveLength(2);
+    expect(third.event).toBe(read.event);
   });
 });

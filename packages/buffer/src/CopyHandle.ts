@@ -23,11 +23,18 @@ export interface CopyHandleInit {
   readonly stream: Stream | null;
   /** Identity of the buffer that made the copy. */
   readonly owner: object;
+  /**
+   * Takes `event` back once the handle has observed completion, if the event was never handed out
+   * through {@link CopyHandle.event} (then nothing else can hold it, and the buffer records it for
+   * a later copy). Omitted: the handle keeps its event.
+   */
+  readonly recycle?: (event: Event) => void;
 }
 
 let create: (init: CopyHandleInit) => CopyHandle;
 let ownerOf: (handle: CopyHandle) => object;
 let streamOf: (handle: CopyHandle) => Stream | null;
+let eventOf: (handle: CopyHandle) => Event | null;
 
 /**
  * A future-like handle for one copy enqueued by `ReusableValueBuffer.copyFrom`. It is returned by
@@ -43,24 +50,27 @@ let streamOf: (handle: CopyHandle) => Stream | null;
  * only. The instance is frozen.
  */
 export class CopyHandle {
-  /**
-   * CUDA completion event, recorded on the copy stream after the last leaf copy; `null` for a
-   * synchronous copy into a CPU target (complete when `copyFrom` returned). Do not dispose it: the
-   * handle queries it.
-   */
-  readonly event: Event | null;
   /** Target device of the copy (`'cpu'`, `'cuda:0'`). */
   readonly device: string;
   /** Logical tensor payload bytes submitted by this copy (sum of numel × itemsize of the leaves). */
   readonly bytesCopied: number;
+  /** The completion event while the handle may need it (null for CPU copies and once recycled). */
+  #event: Event | null;
+  /** Whether `event` was read: the event is then never recycled. */
+  #exposed = false;
+  /** What `event` returns for a CUDA copy whose event was recycled before it was first read. */
+  #completedEvent: Event | null = null;
+  readonly #cuda: boolean;
   #sources: readonly Tensor[] | null;
   readonly #stream: Stream | null;
   readonly #owner: object;
+  readonly #recycle: ((event: Event) => void) | undefined;
 
   static {
     create = (init) => new CopyHandle(constructing, init);
     ownerOf = (handle) => handle.#owner;
     streamOf = (handle) => handle.#stream;
+    eventOf = (handle) => handle.#event;
   }
 
   /**
@@ -72,14 +82,33 @@ export class CopyHandle {
     if (token !== constructing) {
       throw new TypeError('CopyHandle: handles are returned by ReusableValueBuffer.copyFrom() and cannot be constructed directly');
     }
-    this.event = init.event;
+    this.#event = init.event;
+    this.#cuda = init.event !== null;
     this.device = init.device;
     this.bytesCopied = init.bytesCopied;
     // Its own array: whatever the creator later does with the one it passed cannot release them.
     this.#sources = init.event === null ? null : init.sources.slice();
     this.#stream = init.stream;
     this.#owner = init.owner;
+    this.#recycle = init.recycle;
     Object.freeze(this);
+  }
+
+  /**
+   * CUDA completion event, recorded on the copy stream after the last leaf copy; `null` for a
+   * synchronous copy into a CPU target (complete when `copyFrom` returned). Do not dispose it: the
+   * handle queries it. The same object on every read. A handle whose completion was observed
+   * before its event was first read has handed its event back to the buffer for later copies;
+   * it then returns an event that was never recorded, which reports completion (`query()` is true,
+   * waits on it return at once).
+   */
+  get event(): Event | null {
+    if (!this.#cuda) return null;
+    if (this.#event !== null) {
+      this.#exposed = true;
+      return this.#event;
+    }
+    return (this.#completedEvent ??= new Event({ enableTiming: false }));
   }
 
   /**
@@ -88,8 +117,8 @@ export class CopyHandle {
    */
   done(): boolean {
     if (this.#sources === null) return true;
-    if (!(this.event as Event).query()) return false;
-    this.#sources = null;
+    if (!(this.#event as Event).query()) return false;
+    this.#complete();
     return true;
   }
 
@@ -107,7 +136,7 @@ export class CopyHandle {
     if (stream !== undefined && !(stream instanceof Stream)) {
       throw new TypeError(`CopyHandle.waitOn: stream: expected a Stream of @fhelium/cuda-native, found ${describeGiven(stream)}`);
     }
-    if (this.event === null) {
+    if (!this.#cuda) {
       if (stream !== undefined) {
         throw new ExecutionInputError(
           `CopyHandle.waitOn: stream: expected no stream, found a stream of ${stream.device}: this copy went to the CPU and completed synchronously, there is nothing to wait for on a stream`,
@@ -123,15 +152,26 @@ export class CopyHandle {
         { path: 'stream', field: 'device', expected: this.device, found: consumer.device },
       );
     }
-    consumer.waitEvent(this.event);
+    // A copy observed complete needs no wait (its event may already serve a later copy).
+    if (this.#sources !== null) consumer.waitEvent(this.#event as Event);
     return this;
   }
 
   /** Blocks the host until the copy completes, then releases the source tensors. */
   synchronize(): void {
     if (this.#sources === null) return;
-    (this.event as Event).synchronize();
+    (this.#event as Event).synchronize();
+    this.#complete();
+  }
+
+  /** Releases the sources; hands the event back to the buffer if it was never read. */
+  #complete(): void {
     this.#sources = null;
+    if (this.#recycle !== undefined && !this.#exposed) {
+      const event = this.#event as Event;
+      this.#event = null;
+      this.#recycle(event);
+    }
   }
 
   /** `CopyHandle(cuda:0, 4096 bytes, complete)` or `… not yet observed complete`; does not query the GPU. */
@@ -152,6 +192,14 @@ export function createCopyHandle(init: CopyHandleInit): CopyHandle {
 /** The buffer identity a handle was created for. @internal */
 export function copyHandleOwner(handle: CopyHandle): object {
   return ownerOf(handle);
+}
+
+/**
+ * The handle's completion event without handing it out (it stays recyclable): `null` for CPU
+ * copies and once the handle observed completion and gave its event back. @internal
+ */
+export function copyHandleEvent(handle: CopyHandle): Event | null {
+  return eventOf(handle);
 }
 
 /** The stream a handle's copies were enqueued on (`null` for CPU copies). @internal */

@@ -3,7 +3,7 @@ import { describeCuda } from '@fhelium/cuda-native/testing';
 import { ExecutionInputError, ValueTreeSignature } from '@fhelium/signature';
 import { expect, it } from 'vitest';
 
-import { CopyHandle } from './CopyHandle.js';
+import { CopyHandle, copyHandleEvent } from './CopyHandle.js';
 import { pinValueTree } from './pinValueTree.js';
 import { ReusableValueBuffer } from './ReusableValueBuffer.js';
 import { collectGarbage, TestCiphertext } from './testing/fakeExactValue.js';
@@ -78,6 +78,53 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     }
     expect(buffer.value.ct).toBeInstanceOf(TestCiphertext);
     expect(buffer.value.ct.level).toBe(2);
+  });
+
+  it('copies trees of small, large and strided leaves from pinned and CUDA sources on two streams', () => {
+    // 300 leaves (more than one gather launch), a 1 MiB one (the copy engine), a strided one (copy_).
+    const mixed = (seed: number, device: string, pinMemory = false) => ({
+      small: Array.from({ length: 300 }, (_, i) => Tensor.fromArray(Float32Array.from({ length: 1 + (i % 50) }, (_, j) => seed * 1e4 + i * 100 + j), { device, pinMemory })),
+      large: Tensor.fromArray(new Uint8Array(MiB).fill(seed), { device, pinMemory }),
+      strided: Tensor.fromArray(Float32Array.from({ length: 12 }, (_, j) => seed + j), { shape: [3, 4], device, pinMemory }).narrow(1, 1, 2),
+    });
+    const flat = (t: ReturnType<typeof mixed>): number[][] =>
+      [...t.small, t.large, t.strided].map((leaf) => Array.from(leaf.toArray() as ArrayLike<number>));
+    using buffer = ReusableValueBuffer.like(mixed(1, 'cpu'), { device: DEVICE });
+    const a = new Stream(DEVICE);
+    const b = new Stream(DEVICE);
+    const sources = [mixed(2, 'cpu', true), mixed(3, DEVICE), mixed(4, 'cpu', true)];
+    const streams = [a, b, a];
+    let last: CopyHandle | null = null;
+    sources.forEach((source, i) => {
+      last = buffer.copyFrom(source, { stream: streams[i] });
+    });
+    last!.synchronize();
+    expect(flat(buffer.value)).toEqual(flat(sources[2]!));
+    buffer.copyFrom(sources[1]!, { stream: b }).synchronize();
+    expect(flat(buffer.value)).toEqual(flat(sources[1]!));
+    for (const s of [a, b]) s.dispose();
+  });
+
+  it('records the event of a finished copy nobody read again for a later copy', () => {
+    using buffer = ReusableValueBuffer.like(tree(1), { device: DEVICE });
+    const first = buffer.copyFrom(tree(2));
+    const recorded = copyHandleEvent(first);
+    first.synchronize();
+    const second = buffer.copyFrom(tree(3));
+    expect(copyHandleEvent(second)).toBe(recorded);
+    // The first handle now answers with an event that was never recorded: complete.
+    expect(first.event).toBeInstanceOf(Event);
+    expect(first.event).not.toBe(recorded);
+    expect(first.event).toBe(first.event);
+    expect(first.event!.query()).toBe(true);
+    // An event someone read stays with its handle.
+    const read = second.event;
+    second.synchronize();
+    const third = buffer.copyFrom(tree(4));
+    expect(copyHandleEvent(third)).not.toBe(read);
+    expect(second.event).toBe(read);
+    third.synchronize();
+    expect(payload(buffer.value)).toEqual(payload(tree(4)));
   });
 
   it('takes the one device of CUDA example leaves, and refuses mixed devices or pinning there', () => {

@@ -2,10 +2,10 @@
  * Fixed-structure storage whose payload is replaced by copies: the buffer behind captured CUDA
  * Graph inputs and double-buffered transfers.
  */
-import { cuda, CudaUnavailableError, Event, Stream, Tensor, withStream, type DeviceLike } from '@fhelium/cuda-native';
+import { cuda, CudaUnavailableError, Event, Stream, Tensor, TensorCopyBatch, type DeviceLike } from '@fhelium/cuda-native';
 import { ExecutionError, ExecutionInputError, ValueTreeSignature } from '@fhelium/signature';
 
-import { copyHandleOwner, copyHandleStream, createCopyHandle, CopyHandle } from './CopyHandle.js';
+import { copyHandleEvent, copyHandleOwner, copyHandleStream, createCopyHandle, CopyHandle } from './CopyHandle.js';
 import { parseCopyOptions, type CopyFromOptions } from './copyOptions.js';
 import { describeGiven } from './describeGiven.js';
 import { emptyWithLayout } from './emptyWithLayout.js';
@@ -25,6 +25,8 @@ export interface LikeOptions {
 }
 
 const constructing = Symbol('ReusableValueBuffer.constructing');
+/** Spare completion events kept for later copies (more are disposed). */
+const SPARE_EVENTS = 8;
 const LIKE = 'ReusableValueBuffer.like';
 const LIKE_KEYS = new Set(['device', 'pinMemory']);
 
@@ -35,6 +37,7 @@ interface BufferState {
   readonly root: ValueTreeNode;
   readonly leafPaths: readonly string[];
   readonly targets: readonly Tensor[];
+  readonly batch: TensorCopyBatch;
 }
 
 /**
@@ -58,10 +61,22 @@ export class ReusableValueBuffer<T = unknown> {
   readonly #owner: object = Object.freeze({});
   #root: ValueTreeNode | null;
   #targets: readonly Tensor[];
+  /** Copies into the targets: their addresses and sizes are prepared once, at `like`. */
+  readonly #batch: TensorCopyBatch;
   /** Handles whose completion has not been observed, oldest first. */
   #inFlight: CopyHandle[] = [];
   /** The latest handle per copy stream, for ordering a copy after earlier ones on other streams. */
   #latestByStream = new Map<Stream, CopyHandle>();
+  /**
+   * Completion events given back by handles that observed completion before anyone read their
+   * `event` (so nothing else holds them), recorded again by later copies: a new Event per copy
+   * costs a native object with a finalizer.
+   */
+  readonly #spareEvents: Event[] = [];
+  readonly #recycleEvent = (event: Event): void => {
+    if (this.#closed || this.#spareEvents.length >= SPARE_EVENTS) event.dispose();
+    else this.#spareEvents.push(event);
+  };
   #closed = false;
 
   /**
@@ -78,6 +93,7 @@ export class ReusableValueBuffer<T = unknown> {
     this.#leafPaths = state.leafPaths;
     this.#root = state.root;
     this.#targets = state.targets;
+    this.#batch = state.batch;
   }
 
   /**
@@ -140,9 +156,10 @@ export class ReusableValueBuffer<T = unknown> {
       sources.forEach((source, i) => {
         targets.push(emptyWithLayout(source, device, pinMemory, paths[i] as string));
       });
-      initialCopy(targets, sources, device);
+      const batch = new TensorCopyBatch(targets);
+      initialCopy(batch, sources, device);
       const root = rebaseTemplates(shape.root, targets);
-      return new ReusableValueBuffer<T>(constructing, { signature, device, pinned: pinMemory, root, leafPaths: shape.leafPaths, targets });
+      return new ReusableValueBuffer<T>(constructing, { signature, device, pinned: pinMemory, root, leafPaths: shape.leafPaths, targets, batch });
     } catch (error) {
       for (const target of targets) target.dispose();
       throw error;
@@ -197,9 +214,10 @@ export class ReusableValueBuffer<T = unknown> {
    * CPU target: every leaf is copied synchronously (device-to-host copies block) and the handle's
    * `event` is `null`. CUDA target: on `options.stream` (default: the current stream of the target
    * device), the copy waits for `options.waitFor` and for this buffer's earlier copies on other
-   * streams (event waits; the host does not block), enqueues every leaf copy, and records an
-   * event. Sources may live on any device; a CUDA source on the target device is marked as used by
-   * the copy stream (`recordStream`), and the handle keeps every source tensor until completion.
+   * streams (event waits; the host does not block), enqueues every leaf copy (one batched native
+   * call, see `TensorCopyBatch` of `@fhelium/cuda-native`), and records an event. Sources may
+   * live on any device; a CUDA source on the target device is marked as used by the copy stream
+   * (`recordStream`), and the handle keeps every source tensor until completion.
    *
    * The buffer cannot know when an eager consumer has finished reading the previous payload:
    * record an event after that consumer and pass it as `waitFor`.
@@ -223,32 +241,37 @@ export class ReusableValueBuffer<T = unknown> {
     const gathered: unknown[] = [];
     gatherLeaves(root, source, gathered);
     const sources = checkSourceTensors(gathered, this.#leafPaths, path, where);
-    const targets = this.#targets;
 
     if (device === 'cpu') {
-      for (let i = 0; i < targets.length; i += 1) (targets[i] as Tensor).copy_(sources[i] as Tensor);
+      this.#batch.copyFrom(sources);
       return createCopyHandle({ event: null, device, bytesCopied: this.#nbytes, sources, stream: null, owner: this.#owner });
     }
 
     const copyStream = stream ?? Stream.current(device);
     this.#prune();
-    for (const [other, handle] of this.#latestByStream) {
-      if (other === copyStream) continue;
-      if (handle.done()) this.#latestByStream.delete(other);
-      else copyStream.waitEvent(handle.event as Event);
+    const latest = this.#latestByStream;
+    // Usually the only entry is the copy stream itself: then there is nothing to order after.
+    if (latest.size > 1 || (latest.size === 1 && !latest.has(copyStream))) {
+      for (const [other, handle] of latest) {
+        if (other === copyStream) continue;
+        if (handle.done()) latest.delete(other);
+        else copyStream.waitEvent(copyHandleEvent(handle) as Event);
+      }
     }
     for (const event of waitFor) copyStream.waitEvent(event);
-    const event = new Event({ enableTiming: false });
-    withStream(copyStream, () => {
-      for (let i = 0; i < targets.length; i += 1) {
-        const src = sources[i] as Tensor;
-        (targets[i] as Tensor).copy_(src, { nonBlocking });
-        // The copy stream reads src: keep the caching allocator from reusing its block before then.
-        if (src.device === device) src.recordStream(copyStream);
-      }
-      event.record(copyStream);
+    // One native call for every leaf; it also marks CUDA sources as used by the copy stream
+    // (recordStream), so the caching allocator does not reuse their blocks before the copy.
+    this.#batch.copyFrom(sources, { stream: copyStream, nonBlocking });
+    const event = (this.#spareEvents.pop() ?? new Event({ enableTiming: false })).record(copyStream);
+    const handle = createCopyHandle({
+      event,
+      device,
+      bytesCopied: this.#nbytes,
+      sources,
+      stream: copyStream,
+      owner: this.#owner,
+      recycle: this.#recycleEvent,
     });
-    const handle = createCopyHandle({ event, device, bytesCopied: this.#nbytes, sources, stream: copyStream, owner: this.#owner });
     this.#inFlight.push(handle);
     this.#latestByStream.set(copyStream, handle);
     return handle;
@@ -298,6 +321,7 @@ export class ReusableValueBuffer<T = unknown> {
       for (const handle of handles) handle.synchronize();
     } finally {
       for (const target of targets) target.dispose();
+      for (const event of this.#spareEvents.splice(0)) event.dispose();
     }
   }
 
@@ -374,18 +398,16 @@ function pinnedTargetError(device: string): ExecutionInputError {
 }
 
 /** Copies the example payload into fresh targets and waits for it to land. */
-function initialCopy(targets: readonly Tensor[], sources: readonly Tensor[], device: string): void {
+function initialCopy(batch: TensorCopyBatch, sources: readonly Tensor[], device: string): void {
   if (device === 'cpu') {
-    targets.forEach((target, i) => target.copy_(sources[i] as Tensor));
+    batch.copyFrom(sources);
     return;
   }
   const stream = Stream.current(device);
   const event = new Event({ enableTiming: false });
   try {
-    withStream(stream, () => {
-      targets.forEach((target, i) => target.copy_(sources[i] as Tensor, { nonBlocking: true }));
-      event.record(stream);
-    });
+    batch.copyFrom(sources, { stream, nonBlocking: true });
+    event.record(stream);
     event.synchronize();
   } finally {
     event.dispose();

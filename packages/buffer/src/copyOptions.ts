@@ -14,9 +14,10 @@ export interface CopyFromOptions {
    */
   readonly stream?: Stream;
   /**
-   * Forwarded to `Tensor.copy_` for CUDA targets: let the host continue before host-to-device
-   * copies from pinned memory complete (pageable sources are always copied synchronously with
-   * respect to the host). Default `true`. CPU targets always copy synchronously.
+   * For CUDA targets, as `nonBlocking` of `Tensor.copy_`: let the host continue before
+   * host-to-device copies from pinned memory complete (pageable sources are always copied
+   * synchronously with respect to the host). Default `true`. CPU targets always copy
+   * synchronously.
    */
   readonly nonBlocking?: boolean;
   /**

@@ -15,13 +15,17 @@
 //   first launch to the end of the chain on the GPU, and GPU time between CUDA events);
 // - copies: host-to-device (pinned and pageable) and device-to-host (pinned) bandwidth of
 //   Tensor.copy_ at 64 MiB, timed with CUDA events.
+// - batchedCopies: pinned host-to-device copies of many tensors, through one TensorCopyBatch call
+//   and through a loop of copy_: host µs per call (wall clock, the stream drained between
+//   repetitions) and GPU µs (CUDA events), for 1, 16 and 256 pairs of 1 KiB and 16 pairs of
+//   64 KiB (the gather kernel), and 4 pairs of 16 MiB (the copy engine: GB/s).
 // CUDA sections are null when CUDA is unavailable. BENCH_SCALE (default 1) scales repetitions.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const lib = await import(path.join(here, '..', 'dist', 'index.js'));
-const { Tensor, CudaGraph, Event, Stream, withStream, addMod, modulusTable, cuda, nativeNoop } = lib;
+const { Tensor, TensorCopyBatch, CudaGraph, Event, Stream, withStream, addMod, modulusTable, cuda, nativeNoop } = lib;
 const { loadNative } = lib;
 const { benchEnvironment, benchProgress, benchScaling, eventSamplesMs, median, nowUs, wallSamplesUs, writeReport } = await import(path.join(here, '..', 'dist', 'bench.js'));
 
@@ -135,6 +139,44 @@ function benchCopies() {
   return result;
 }
 
+function benchBatchedCopies() {
+  const stream = new Stream();
+  const shapes = [
+    [1, 1024],
+    [16, 1024],
+    [256, 1024],
+    [16, 64 << 10],
+    [4, 16 << 20],
+  ];
+  const result = shapes.map(([pairs, bytes]) => {
+    const destinations = Array.from({ length: pairs }, () => Tensor.empty([bytes], { dtype: 'uint8', device: 'cuda' }));
+    const sources = Array.from({ length: pairs }, () => Tensor.empty([bytes], { dtype: 'uint8', pinMemory: true }));
+    const batch = new TensorCopyBatch(destinations);
+    const options = { stream, nonBlocking: true };
+    const ways = {
+      copyTensors: () => batch.copyFrom(sources, options),
+      copyLoop: () => {
+        for (let i = 0; i < pairs; i++) destinations[i].copy_(sources[i], options);
+      },
+    };
+    const measured = { pairs, bytesPerPair: bytes };
+    for (const [name, run] of Object.entries(ways)) {
+      for (let w = 0; w < 3; w++) run();
+      stream.synchronize();
+      const calls = Math.max(1, Math.round(2000 / pairs));
+      const hostUs = wallSamplesUs(reps(20), () => {
+        for (let c = 0; c < calls; c++) run();
+      }, () => stream.synchronize()).map((us) => us / calls);
+      const gpuUs = eventSamplesMs(stream, reps(20), run).map((ms) => ms * 1000);
+      measured[name] = { hostUsPerCall: median(hostUs), gpuUsPerCall: median(gpuUs), gbPerSecond: (pairs * bytes) / (median(gpuUs) * 1e3) };
+    }
+    for (const t of [...destinations, ...sources]) t.dispose();
+    return measured;
+  });
+  stream.dispose();
+  return result;
+}
+
 const progress = benchProgress('native.bench');
 const environment = benchEnvironment(here);
 const available = environment.cudaAvailable;
@@ -148,6 +190,7 @@ const report = {
   cpuKernelCallOverhead: progress('cpu kernel call overhead', () => benchCpuKernels(1)),
   cudaKernels: available ? progress('cuda kernel chains (eager, graph)', benchCudaKernels) : null,
   copies: available ? progress('64 MiB copies', benchCopies) : null,
+  batchedCopies: available ? progress('batched pinned copies', benchBatchedCopies) : null,
   goals: {
     eagerUsPerKernel: 6,
     graphUsPerKernel: 1.5,

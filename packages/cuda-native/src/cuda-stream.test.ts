@@ -83,6 +83,35 @@ describeCuda('streams and events', () => {
     consumer.dispose();
   });
 
+  it('recycles disposed events without timing: a waiter keeps the record it saw, a new event starts unrecorded', () => {
+    const q = (1n << 60n) - 93n;
+    const n = 1 << 20;
+    const moduli = modulusTable([q], { device: 'cuda' });
+    const x = Tensor.fromArray(new BigUint64Array(n).fill(1n), { shape: [1, n], device: 'cuda' });
+    const producer = new Stream();
+    const consumer = new Stream();
+    const idle = new Stream();
+    const out = Tensor.empty([1, n], { dtype: 'uint64', device: 'cuda' });
+    withStream(producer, () => {
+      for (let i = 0; i < 100; i++) addMod(x, x, moduli, { out: x });
+    });
+    const first = new Event({ enableTiming: false }).record(producer);
+    consumer.waitEvent(first);
+    first.dispose();
+    // Likely the same CUDA event, recycled: re-recording it must not release the wait above.
+    const second = new Event({ enableTiming: false });
+    expect(second.query()).toBe(true);
+    second.record(idle);
+    out.copy_(x, { stream: consumer });
+    consumer.synchronize();
+    const expected = 1n << 100n;
+    expect((out.toArray() as BigUint64Array).every((v) => v === expected % q)).toBe(true);
+    second.synchronize();
+    second.dispose();
+    for (const t of [moduli, x, out]) t.dispose();
+    for (const s of [producer, consumer, idle]) s.dispose();
+  });
+
   it('times work with events and reports completion', () => {
     const start = new Event();
     const end = new Event();

@@ -41,6 +41,7 @@ export { defaultNativeCandidates, loadNative, type NativeCandidate } from './nat
 export { nativeInfo, nativeNoop, type NativeInfo } from './diagnostics.js';
 export { Stream, withStream, type StreamOptions } from './stream.js';
 export { TensorStorage } from './storage.js';
+export { copyTensors, TensorCopyBatch, type CopyTensorsOptions } from './copy-tensors.js';
 export { Tensor, type EmptyOptions, type FromArrayOptions, type CopyOptions, type ToOptions } from './tensor.js';
 export { NttTables, nttForward, nttInverse, type NttTablesOptions, type NttOptions } from './ntt.js';
 export { automorphismNtt, automorphismCoeff, type AutomorphismOptions, type AutomorphismCoeffOptions } from './automorphism.js';

@@ -37,6 +37,7 @@ export interface NativeBinding {
   storageAlloc(device: number, nbytes: number, pinned: boolean): NativeHandle<'storage'>;
   storageFree(storage: NativeHandle<'storage'>): void;
   storagePtr(storage: NativeHandle<'storage'>): bigint;
+  storageAddress(storage: NativeHandle<'storage'>): bigint;
   storageRecordStream(storage: NativeHandle<'storage'>, stream: NativeHandle<'stream'>): void;
 
   copyBytes(
@@ -58,6 +59,10 @@ export interface NativeBinding {
     dstStrides: readonly number[],
     srcStrides: readonly number[],
   ): void;
+  /** Registers a descriptor array (5 words per pair, see csrc/binding/copy_tensors_binding.cpp); keep it alive with the handle. */
+  copyTensorsDescriptors(words: BigUint64Array): NativeHandle<'copyDescriptors'>;
+  /** Copies `count` pairs of the registered array; a source storage word of 0 skips the pair. */
+  copyTensors(descriptors: NativeHandle<'copyDescriptors'>, count: number, stream: NativeHandle<'stream'> | null, nonBlocking: boolean): void;
   readInto(src: NativeHandle<'storage'>, srcByteOffset: number, out: ArrayBufferView, stream: null): void;
   writeFrom(dst: NativeHandle<'storage'>, dstByteOffset: number, data: ArrayBufferView, stream: null): void;
 

@@ -18,6 +18,7 @@ export class TensorStorage {
   /** @internal Address of the first byte. */
   readonly _basePtr: bigint;
   #handle: NativeHandle<'storage'>;
+  #address: bigint | undefined;
   #refs = 0;
   #released = false;
 
@@ -53,6 +54,15 @@ export class TensorStorage {
       this.#released = true;
       native().storageFree(this.#handle);
     }
+  }
+
+  /**
+   * Address of the native storage object (not of its memory), fetched once: batched copies
+   * (`copyTensors`) pass storages to the addon as addresses in one typed array. @internal
+   * @throws {TensorDisposedError} when the storage was released before the first call.
+   */
+  _nativeAddress(where: string): bigint {
+    return (this.#address ??= native().storageAddress(this._live(where)));
   }
 
   /** @internal */

@@ -30,7 +30,8 @@ void check_range(const Storage* s, int64_t offset, int64_t n, const char* side) 
 #if FHELIUM_WITH_CUDA
 cuda::MemRef mem_ref(const Storage* s, int64_t offset) {
   return cuda::MemRef{static_cast<char*>(s->ptr) + offset, s->device,
-                      s->pinned ? static_cast<cuda::HostBlock*>(s->block) : nullptr};
+                      s->pinned ? static_cast<cuda::HostBlock*>(s->block) : nullptr,
+                      s->device >= 0 ? static_cast<cuda::Block*>(s->block) : nullptr};
 }
 #endif
 

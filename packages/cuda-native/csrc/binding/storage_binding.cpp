@@ -106,6 +106,13 @@ napi_value storage_ptr(Args& a) {
 }
 FHELIUM_BINDING("storagePtr", storage_ptr)
 
+// storageAddress(storage): bigint address of the native Storage object itself, which batched
+// copies (copyTensors) receive in a typed array instead of one external per tensor.
+napi_value storage_address(Args& a) {
+  return bigint(a.env(), reinterpret_cast<uintptr_t>(live_storage(a, 0)));
+}
+FHELIUM_BINDING("storageAddress", storage_address)
+
 // storageRecordStream(storage, stream): marks use of a CUDA storage on another stream.
 napi_value storage_record_stream(Args& a) {
   Storage* s = live_storage(a, 0);

@@ -1,20 +1,54 @@
 #include "cuda/event_handle.h"
 
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "common/error.h"
 #include "cuda/cuda_check.h"
+#include "cuda/device_context.h"
 #include "cuda/graph_capture.h"
 
 namespace fhelium::cuda {
 
+namespace {
+
+// Recycled events (cudaEventDisableTiming only) per device; beyond the cap they are destroyed.
+constexpr size_t kPoolCap = 1024;
+std::mutex g_pool_mutex;
+std::vector<cudaEvent_t> g_pool[kMaxDevices];
+
+bool recyclable(const EventHandle* e) { return !e->timing && !e->blocking; }
+
+cudaEvent_t take_pooled(int device) {
+  std::lock_guard<std::mutex> lock(g_pool_mutex);
+  auto& pool = g_pool[device];
+  if (pool.empty()) return nullptr;
+  cudaEvent_t ev = pool.back();
+  pool.pop_back();
+  return ev;
+}
+
+bool give_back(int device, cudaEvent_t ev) {
+  std::lock_guard<std::mutex> lock(g_pool_mutex);
+  auto& pool = g_pool[device];
+  if (pool.size() >= kPoolCap) return false;
+  pool.push_back(ev);
+  return true;
+}
+
+}  // namespace
+
 void event_record(EventHandle* e, StreamHandle* s) {
   if (e->event == nullptr) {
     set_device(s->device);
-    unsigned flags = 0;
-    if (!e->timing) flags |= cudaEventDisableTiming;
-    if (e->blocking) flags |= cudaEventBlockingSync;
-    FHELIUM_CUDA_CHECK(cudaEventCreateWithFlags(&e->event, flags));
+    if (recyclable(e)) e->event = take_pooled(s->device);
+    if (e->event == nullptr) {
+      unsigned flags = 0;
+      if (!e->timing) flags |= cudaEventDisableTiming;
+      if (e->blocking) flags |= cudaEventBlockingSync;
+      FHELIUM_CUDA_CHECK(cudaEventCreateWithFlags(&e->event, flags));
+    }
     e->device = s->device;
   }
   FHELIUM_CHECK(e->device == s->device, Argument,
@@ -23,6 +57,7 @@ void event_record(EventHandle* e, StreamHandle* s) {
   set_device(s->device);
   FHELIUM_CUDA_CHECK(cudaEventRecord(e->event, s->stream));
   e->recorded = true;
+  if (any_capture_open()) e->recorded_in_capture = true;
 }
 
 void stream_wait_event(StreamHandle* s, EventHandle* e) {
@@ -65,8 +100,10 @@ float event_elapsed_ms(EventHandle* start, EventHandle* end) {
 void event_destroy(EventHandle* e) {
   if (e->destroyed) return;
   if (e->event != nullptr) {
-    set_device(e->device);
-    cudaEventDestroy(e->event);
+    if (!recyclable(e) || e->recorded_in_capture || !give_back(e->device, e->event)) {
+      set_device(e->device);
+      cudaEventDestroy(e->event);
+    }
     e->event = nullptr;
   }
   e->destroyed = true;

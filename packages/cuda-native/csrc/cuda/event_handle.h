@@ -1,4 +1,9 @@
 // CUDA events. An event is created lazily on the device of the first stream it is recorded on.
+// Events without timing and blocking sync (the kind copies and replays record once per call) are
+// recycled: a destroyed one goes back to a per-device pool and the next such event takes it
+// instead of calling cudaEventCreate. Re-recording a CUDA event that may still be pending is
+// legal, and waits already enqueued on it keep the record they saw; a recycled event counts as
+// never recorded until its new handle records it.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -17,6 +22,7 @@ struct EventHandle {
   bool timing = true;
   bool blocking = false;
   bool recorded = false;
+  bool recorded_in_capture = false;  // then it is not recycled: its state belongs to a graph
   bool destroyed = false;
 };
 

@@ -3,9 +3,12 @@
 #include <cuda_runtime_api.h>
 
 #include <string>
+#include <vector>
 
 #include "common/error.h"
+#include "cpu/copy_tensors.h"
 #include "cuda/caching_allocator.h"
+#include "cuda/copy_tensors.h"
 #include "cuda/cuda_check.h"
 #include "cuda/device_context.h"
 #include "cuda/graph_capture.h"
@@ -99,6 +102,89 @@ void copy_bytes(const MemRef& dst, const MemRef& src, size_t n, bool non_blockin
   cudaEventDestroy(before);
   cudaEventDestroy(after);
   set_device(device);
+}
+
+namespace {
+
+// The pairs of one copy_batch call by kind, kept between calls so a batch allocates nothing once
+// they have grown (copy_batch is never re-entered).
+struct BatchPlan {
+  std::vector<CopyPair> host;               // host to host
+  std::vector<const CopyRequest*> fast;     // into the batch device from pinned or same-device memory
+  std::vector<CopyPair> gather;             // the fast pairs for the gather kernel
+  std::vector<HostBlock*> pinned_sources;   // pinned blocks read by fast pairs
+  std::vector<const CopyRequest*> other;    // everything else: copy_bytes one by one
+
+  void clear() {
+    host.clear();
+    fast.clear();
+    gather.clear();
+    pinned_sources.clear();
+    other.clear();
+  }
+};
+
+const char* const kPageableDuringCapture = "a copy between pageable host memory and a CUDA device";
+const char* const kBlockingPinnedDuringCapture =
+    "a blocking copy (nonBlocking: false) between pinned host memory and a CUDA device";
+
+}  // namespace
+
+void copy_batch(const CopyRequest* pairs, size_t count, bool non_blocking, StreamHandle* stream) {
+  thread_local BatchPlan plan;
+  plan.clear();
+  if (stream != nullptr) FHELIUM_CHECK(!stream->destroyed, Disposed, "copyTensors: the stream was disposed");
+  int device = stream != nullptr ? stream->device : -1;
+
+  // Pass 1: classify and check every pair, so that a refused batch copies nothing.
+  for (size_t i = 0; i < count; ++i) {
+    const CopyRequest& r = pairs[i];
+    if (r.bytes == 0) continue;
+    if (r.dst.device < 0 && r.src.device < 0) {
+      plan.host.push_back(CopyPair{r.dst.ptr, r.src.ptr, r.bytes});
+      continue;
+    }
+    const int side = r.dst.device >= 0 ? r.dst.device : r.src.device;
+    FHELIUM_CHECK(stream == nullptr || stream->device == side, Argument,
+                  "copyTensors: pair " + std::to_string(i) + " runs on cuda:" + std::to_string(side) +
+                      " but the given stream belongs to cuda:" + std::to_string(stream == nullptr ? -1 : stream->device));
+    if (device < 0) device = side;
+    const MemRef* host = r.dst.device < 0 ? &r.dst : (r.src.device < 0 ? &r.src : nullptr);
+    if (host != nullptr && host->pinned == nullptr) check_no_capture(kPageableDuringCapture);
+    if (host != nullptr && host->pinned != nullptr && !non_blocking) check_no_capture(kBlockingPinnedDuringCapture);
+    const bool fast = r.dst.device == device && (r.src.pinned != nullptr || r.src.device == device);
+    (fast ? plan.fast : plan.other).push_back(&r);
+  }
+
+  // Pass 2: copy.
+  cpu::copy_tensors(plan.host.data(), plan.host.size());
+  if (!plan.fast.empty()) {
+    StreamHandle* s = stream != nullptr ? stream : current_stream(device);
+    set_device(device);
+    bool pinned_source = false;
+    for (const CopyRequest* r : plan.fast) {
+      if (r->bytes <= kCopyTensorsMaxPairBytes) plan.gather.push_back(CopyPair{r->dst.ptr, r->src.ptr, r->bytes});
+      pinned_source = pinned_source || r->src.pinned != nullptr;
+    }
+    copy_tensors(DeviceStream{device, s->stream}, plan.gather.data(), plan.gather.size());
+    for (const CopyRequest* r : plan.fast) {
+      if (r->bytes > kCopyTensorsMaxPairBytes) {
+        FHELIUM_CUDA_CHECK(cudaMemcpyAsync(r->dst.ptr, r->src.ptr, r->bytes, cudaMemcpyDefault, s->stream));
+      }
+    }
+    // Copies enqueued during a capture run at replay time: their sources must outlive the graph,
+    // and nothing is recorded (as in copy_bytes).
+    if (!stream_is_capturing(s->stream)) {
+      CachingAllocator& allocator = CachingAllocator::get(device);
+      for (const CopyRequest* r : plan.fast) {
+        if (r->src.pinned != nullptr) plan.pinned_sources.push_back(r->src.pinned);
+        else if (r->src.block != nullptr) allocator.record_stream(r->src.block, s->stream);
+      }
+      if (non_blocking) PinnedHostCache::get().record_uses(plan.pinned_sources.data(), plan.pinned_sources.size(), device, s->stream);
+    }
+    if (!non_blocking && pinned_source) FHELIUM_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+  }
+  for (const CopyRequest* r : plan.other) copy_bytes(r->dst, r->src, r->bytes, non_blocking, stream);
 }
 
 uint64_t memory_allocated(int device) {

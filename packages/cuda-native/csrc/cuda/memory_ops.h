@@ -14,11 +14,20 @@ struct HostBlock;
 struct StreamHandle;
 
 // Where one side of a copy lives: device -1 is host memory; `pinned` is its pinned block, or
-// nullptr for pageable host memory and for device memory.
+// nullptr for pageable host memory and for device memory; `block` is its caching-allocator block
+// for device memory, else nullptr.
 struct MemRef {
   void* ptr;
   int device;
   HostBlock* pinned;
+  Block* block;
+};
+
+// One pair of copy_batch.
+struct CopyRequest {
+  MemRef dst;
+  MemRef src;
+  size_t bytes;
 };
 
 // Allocates on `device` for its current stream. Throws Error(CudaUnavailable / Argument /
@@ -37,6 +46,23 @@ void pinned_free(HostBlock* block);
 // device-to-device copies never block the host. Throws Error(Argument) for a stream of another
 // device, Error(CaptureViolation), Error(Cuda).
 void copy_bytes(const MemRef& dst, const MemRef& src, size_t n, bool non_blocking, StreamHandle* stream);
+
+// Copies every pair of a batch (copyTensors), as copy_bytes would one by one, with fewer API
+// calls. Preconditions: no pair overlaps another or itself (the copies may run concurrently).
+// - Host-to-host pairs: memmove (cpu::copy_tensors), no CUDA call.
+// - "Fast" pairs: into device memory of the batch device from pinned host memory or from device
+//   memory of the same device, on `stream` (default: the current stream of the batch device,
+//   the device of the first pair with a CUDA side). Those of at most kCopyTensorsMaxPairBytes go
+//   into gather-kernel launches (cuda::copy_tensors), larger ones to cudaMemcpyAsync. Unless the
+//   stream is capturing, pinned sources are recorded in the pinned cache (when non_blocking) and
+//   device sources with the caching allocator (record_stream), so neither block is reused
+//   before the copy read it. With !non_blocking and a pinned source, the host then waits for the
+//   stream.
+// - Every other pair (pageable host memory, peer devices, device-to-host): copy_bytes.
+// Everything is checked before the first byte moves: storages, a stream of another device than a
+// pair's CUDA side (Error(Argument)), a disposed stream (Error(Disposed)), pageable or blocking
+// pinned copies during capture (Error(CaptureViolation)). Throws Error(Cuda) when CUDA fails.
+void copy_batch(const CopyRequest* pairs, size_t count, bool non_blocking, StreamHandle* stream);
 
 // Element-wise strided copy within one device, on the current stream.
 void strided_copy(DeviceStream ds, void* dst, const void* src, const StridedCopy& desc);

@@ -11,6 +11,10 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int64_t kMaxGridY = 65535;
+// Blocks per launch to aim for: 16 per SM of an H100/H200 (2 resident rounds of 8). One element per
+// thread at N = 2^16 made 256 blocks per row (12,288 for a 2-component ciphertext at 24 limbs),
+// and scheduling that many short blocks, not memory, bounded the kernels.
+constexpr int64_t kTargetBlocks = 132 * 16;
 
 // Grid: x over the n coefficients of a row, y over rows (batch * limbs), both grid-strided so any
 // size works. Row r is batch element r / limbs, limb r % limbs, and uses moduli[r % limbs].
@@ -20,10 +24,11 @@ struct RowGrid {
 };
 
 RowGrid row_grid(int64_t rows, int64_t n) {
-  const int64_t bx = (n + kThreads - 1) / kThreads;
   const int64_t by = rows < kMaxGridY ? rows : kMaxGridY;
-  return RowGrid{dim3(static_cast<unsigned>(bx < 65535 * 64 ? bx : 65535 * 64), static_cast<unsigned>(by)),
-                 dim3(kThreads)};
+  const int64_t per_row = (n + kThreads - 1) / kThreads;  // one element per thread
+  const int64_t budget = (kTargetBlocks + by - 1) / by;   // x-blocks per row within the target
+  const int64_t bx = per_row < budget ? per_row : budget;
+  return RowGrid{dim3(static_cast<unsigned>(bx), static_cast<unsigned>(by)), dim3(kThreads)};
 }
 
 // Where an element is: batch element, limb, the row's first word in a [batch, limbs, n] operand.

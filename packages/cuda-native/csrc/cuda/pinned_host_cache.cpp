@@ -77,6 +77,16 @@ void PinnedHostCache::record_use(HostBlock* block, int device, cudaStream_t stre
   if (std::find(block->uses.begin(), block->uses.end(), use) == block->uses.end()) block->uses.push_back(use);
 }
 
+void PinnedHostCache::record_uses(HostBlock* const* blocks, size_t count, int device, cudaStream_t stream) {
+  if (count == 0) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto use = std::make_pair(device, stream);
+  for (size_t i = 0; i < count; ++i) {
+    auto& uses = blocks[i]->uses;
+    if (std::find(uses.begin(), uses.end(), use) == uses.end()) uses.push_back(use);
+  }
+}
+
 void PinnedHostCache::free(HostBlock* block) {
   std::lock_guard<std::mutex> lock(mutex_);
   FHELIUM_CHECK(block->allocated, Internal, "PinnedHostCache::free of a block not allocated");

@@ -36,6 +36,8 @@ class PinnedHostCache {
   HostBlock* allocate(size_t nbytes);
   void free(HostBlock* block);
   void record_use(HostBlock* block, int device, cudaStream_t stream);
+  // record_use for each of `count` blocks, under one lock.
+  void record_uses(HostBlock* const* blocks, size_t count, int device, cudaStream_t stream);
   // Unpins every cached block that is not in use. Throws Error(CaptureViolation) during capture.
   void empty_cache();
   void on_stream_destroyed(cudaStream_t stream);

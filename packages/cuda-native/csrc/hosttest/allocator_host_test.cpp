@@ -257,6 +257,32 @@ void test_pinned_cache() {
   CHECK(fake_cuda::host_bytes() == r0);
   cudaStreamDestroy(s);
 }
+// record_uses (copyTensors: one lock for every pinned source of a batch) delays reuse of every
+// block it names, like record_use one by one.
+void test_pinned_cache_record_uses() {
+  PinnedHostCache& cache = PinnedHostCache::get();
+  cache.empty_cache();
+  const uint64_t r0 = cache.reserved();
+  cudaStream_t s = new_stream();
+  HostBlock* blocks[2] = {cache.allocate(600), cache.allocate(600)};
+  void* ptrs[2] = {blocks[0]->ptr, blocks[1]->ptr};
+  cache.record_uses(blocks, 2, 0, s);
+  cache.record_uses(blocks, 2, 0, s);  // recorded once per (device, stream)
+  CHECK(blocks[0]->uses.size() == 1 && blocks[1]->uses.size() == 1);
+  fake_cuda::set_busy(s);
+  cache.free(blocks[0]);
+  cache.free(blocks[1]);
+  HostBlock* busy = cache.allocate(600);
+  CHECK(busy->ptr != ptrs[0] && busy->ptr != ptrs[1]);
+  fake_cuda::finish(s);
+  HostBlock* again[2] = {cache.allocate(600), cache.allocate(600)};
+  CHECK((again[0]->ptr == ptrs[0] || again[0]->ptr == ptrs[1]) && (again[1]->ptr == ptrs[0] || again[1]->ptr == ptrs[1]));
+  for (HostBlock* b : {busy, again[0], again[1]}) cache.free(b);
+  cache.empty_cache();
+  CHECK(cache.reserved() == r0);
+  cudaStreamDestroy(s);
+}
+
 }  // namespace
 
 int main() {
@@ -267,6 +293,7 @@ int main() {
       {"graph capture private pools", test_graph_capture_private_pool},
       {"capture violations discard the capture", test_capture_violation_discards},
       {"pinned host cache", test_pinned_cache},
+      {"pinned host cache, record_uses", test_pinned_cache_record_uses},
   };
   for (const auto& [name, fn] : tests) {
     const int before = g_failures;

@@ -1,15 +1,20 @@
-// The CUDA kernel entry points of csrc/cuda/modarith.cu, sampling.cu, mul_accumulate.cu and
-// strided_copy.cu, run on the host through the fake runtime (fake_cuda::enqueue), for the fake-CUDA
-// addon (see CMakeLists.txt). Each op enqueues the CPU kernel with a copy of its arguments, so it
-// is captured into graphs and replayed like a real launch.
+// The CUDA kernel entry points of csrc/cuda/modarith.cu, sampling.cu, mul_accumulate.cu,
+// strided_copy.cu and copy_tensors.cu, run on the host through the fake runtime
+// (fake_cuda::enqueue), for the fake-CUDA addon (see CMakeLists.txt). Each op enqueues the CPU
+// kernel with a copy of its arguments, so it is captured into graphs and replayed like a real launch.
 #include <new>
+#include <string>
 #include <utility>
+#include <vector>
 
+#include "common/kernel_args.h"
 #include "common/sampling_checks.h"
+#include "cpu/copy_tensors.h"
 #include "cpu/modarith_kernels.h"
 #include "cpu/mul_accumulate.h"
 #include "cpu/sampling.h"
 #include "cpu/strided_copy.h"
+#include "cuda/copy_tensors.h"
 #include "cuda/memory_ops.h"
 #include "cuda/modarith_kernels.h"
 #include "cuda/mul_accumulate.h"
@@ -94,6 +99,17 @@ void tensor_product_mod(DeviceStream ds, uint64_t* out, const uint64_t* a, const
 void strided_copy(DeviceStream ds, void* dst, const void* src, const StridedCopy& desc) {
   const StridedCopy d = desc;
   enqueue(ds, [=] { cpu::strided_copy(dst, src, d); });
+}
+
+void copy_tensors(DeviceStream ds, const CopyPair* pairs, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    if (pairs[i].bytes <= kCopyTensorsMaxPairBytes) continue;  // the message is built on failure only
+    require_argument(false, "cuda::copy_tensors", "pairs of at most " + std::to_string(kCopyTensorsMaxPairBytes) + " bytes",
+                     std::to_string(pairs[i].bytes) + " bytes in pair " + std::to_string(i));
+  }
+  if (count == 0) return;
+  std::vector<CopyPair> copy(pairs, pairs + count);
+  enqueue(ds, [copy = std::move(copy)] { cpu::copy_tensors(copy.data(), copy.size()); });
 }
 
 }  // namespace fhelium::cuda
