@@ -26,7 +26,7 @@ export { Event, type EventOptions } from './event.js';
 export { CudaGraph, isCapturing, type CaptureOptions } from './graph.js';
 export { addMod, subMod, mulMod, negMod, mulModShoup, shoupPrecompute, modulusTable, type ModArithOptions } from './modarith.js';
 export { defaultNativeCandidates, loadNative, type NativeCandidate } from './native.js';
-export { nativeInfo, nativeNoop, type NativeInfo } from './diagnostics.js';
+export { cpuThreads, nativeInfo, nativeNoop, type NativeInfo } from './diagnostics.js';
 export { Stream, withStream, type StreamOptions } from './stream.js';
 export { TensorStorage } from './storage.js';
 export { Tensor, type EmptyOptions, type FromArrayOptions, type CopyOptions, type ToOptions } from './tensor.js';
