@@ -2,6 +2,7 @@
 
 #include "common/acc128.h"
 #include "common/keyswitch_checks.h"
+#include "cpu/parallel.h"
 
 namespace fhelium::cpu {
 
@@ -13,13 +14,16 @@ void keyswitch_inner_product(const uint64_t* digits, std::size_t num_digits, std
                                       keys, limb_to_prime, moduli, num_primes, log_n, out);
   const std::size_t n = std::size_t{1} << log_n;
   // Blocked over coefficients so that each digit's and key's rows stream through the cache
-  // contiguously while the accumulators stay in L1.
+  // contiguously while the accumulators stay in L1. Threads take (limb, block) pairs.
   constexpr std::size_t kBlock = 256;
-  Acc128 acc0[kBlock], acc1[kBlock];
-  for (std::size_t l = 0; l < limbs; ++l) {
-    const uint32_t p = map.prime[l];
-    const Modulus m = moduli[p];
-    for (std::size_t k0 = 0; k0 < n; k0 += kBlock) {
+  const std::size_t blocks = (n + kBlock - 1) / kBlock;
+  const std::size_t work = 8 * num_digits * kBlock;  // two 128-bit multiply-adds per digit and word
+  parallel_for(limbs * blocks, grain_for(work), [&](std::size_t begin, std::size_t end) {
+    Acc128 acc0[kBlock], acc1[kBlock];
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::size_t l = i / blocks, k0 = (i % blocks) * kBlock;
+      const uint32_t p = map.prime[l];
+      const Modulus m = moduli[p];
       const std::size_t len = n - k0 < kBlock ? n - k0 : kBlock;
       for (std::size_t k = 0; k < len; ++k) acc0[k] = acc1[k] = Acc128{0, 0};
       // With num_digits * q <= 2^64 the sums stay below 2^64 * q: no folding, one reduction.
@@ -55,7 +59,7 @@ void keyswitch_inner_product(const uint64_t* digits, std::size_t num_digits, std
         }
       }
     }
-  }
+  });
 }
 
 }  // namespace fhelium::cpu

@@ -1,21 +1,23 @@
 #include "common/modarith.h"
 
 #include "cpu/modarith_kernels.h"
+#include "cpu/parallel.h"
 
 namespace fhelium::cpu {
 
 namespace {
 
 // Applies op(q-or-modulus, i) over every row; the per-row modulus is hoisted out of the inner loop
-// so the compiler can vectorize the additive kernels.
+// so the compiler can vectorize the additive kernels. Threads take whole rows.
 template <typename RowFn>
 void for_rows(const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n, RowFn row_fn) {
-  for (int64_t bi = 0; bi < batch; ++bi) {
-    for (int64_t l = 0; l < limbs; ++l) {
-      const int64_t base = (bi * limbs + l) * n;
-      row_fn(moduli[l], base, l * n);
-    }
-  }
+  parallel_for(static_cast<std::size_t>(batch * limbs), grain_for(static_cast<std::size_t>(n)),
+               [&](std::size_t begin, std::size_t end) {
+                 for (int64_t r = static_cast<int64_t>(begin); r < static_cast<int64_t>(end); ++r) {
+                   const int64_t l = r % limbs;
+                   row_fn(moduli[l], r * n, l * n);
+                 }
+               });
 }
 
 }  // namespace

@@ -15,6 +15,7 @@ void run_basis_conversion_tests(Counter& c);
 void run_rescale_tests(Counter& c);
 void run_keyswitch_tests(Counter& c);
 void run_parallel_tests(Counter& c);
+void run_parallel_kernel_tests(Counter& c);
 }  // namespace fhelium::test
 
 int main() {
@@ -27,7 +28,7 @@ int main() {
   }
   Counter suites[] = {{"ntt"},          {"ntt-cuda-tiling-emulation"}, {"automorphism"},
                       {"basis_conversion"}, {"rescale"},                  {"keyswitch"},
-                      {"parallel"}};
+                      {"parallel"},         {"parallel-kernels"}};
   fhelium::test::run_ntt_tests(suites[0]);
   fhelium::test::run_ntt_tile_emulation_tests(suites[1]);
   fhelium::test::run_automorphism_tests(suites[2]);
@@ -35,6 +36,7 @@ int main() {
   fhelium::test::run_rescale_tests(suites[4]);
   fhelium::test::run_keyswitch_tests(suites[5]);
   fhelium::test::run_parallel_tests(suites[6]);
+  fhelium::test::run_parallel_kernel_tests(suites[7]);
   long failed = 0, passed = 0;
   for (const auto& s : suites) {
     std::printf("%-32s %6ld passed %4ld failed\n", s.suite, s.passed, s.failed);
