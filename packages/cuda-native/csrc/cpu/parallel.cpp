@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
@@ -25,6 +26,28 @@ namespace {
 // process takes fewer ranges instead of holding up the loop; few, so that per-range costs stay
 // small.
 constexpr std::size_t kRangesPerThread = 8;
+
+// How long a worker keeps polling for the next loop after finishing one, and the caller for the
+// workers still inside its loop, before sleeping on a condition variable. Kernels come in bursts
+// (an engine operation runs tens of them, a few microseconds of JavaScript apart); waking a
+// sleeping thread costs tens of microseconds (more in a virtual machine), as much as a small
+// kernel's whole run.
+constexpr std::chrono::microseconds kSpin{100};
+
+// Polls pred until it holds or `budget` has passed; returns its last value.
+template <typename Pred>
+bool spin_until(const Pred& pred, std::chrono::microseconds budget) {
+  const auto deadline = std::chrono::steady_clock::now() + budget;
+  for (unsigned i = 1;; ++i) {
+    if (pred()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+    if ((i & 63) == 0 && std::chrono::steady_clock::now() >= deadline) return pred();
+  }
+}
 
 // True on the pool's workers, and on a calling thread while it runs its own loop: a parallel_for
 // there runs inline (nested loops never wait for the pool they are part of).
@@ -107,17 +130,18 @@ class Pool {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       job_ = &job;
-      ++generation_;
+      published_.store(++generation_, std::memory_order_release);
     }
-    work_cv_.notify_all();
+    work_cv_.notify_all();  // no system call when every worker is polling
     t_inside_loop = true;
     job.run();
     t_inside_loop = false;
     // Close the job (a worker waking now finds nothing) and wait for the workers inside it: job
-    // lives on the caller's stack.
+    // lives on the caller's stack. Every range is claimed, so they are finishing their last one.
+    spin_until([this] { return active_.load(std::memory_order_acquire) == 0; }, kSpin);
     std::unique_lock<std::mutex> lock(mutex_);
     job_ = nullptr;
-    done_cv_.wait(lock, [this] { return active_ == 0; });
+    done_cv_.wait(lock, [this] { return active_.load(std::memory_order_relaxed) == 0; });
     return true;
   }
 
@@ -146,27 +170,35 @@ class Pool {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       stop_ = true;
+      stopping_.store(true, std::memory_order_release);
     }
     work_cv_.notify_all();
     for (std::thread& w : workers_) w.join();
     workers_.clear();
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = false;
+    stopping_.store(false, std::memory_order_release);
   }
 
   void work(std::uint64_t seen) {
     t_inside_loop = true;
-    std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
+      spin_until([&] { return published_.load(std::memory_order_acquire) != seen || stopping_.load(std::memory_order_acquire); },
+                 kSpin);
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (!stop_ && job_ == nullptr && generation_ != seen) {
+        seen = generation_;  // a loop that closed before this worker got to it: poll for the next
+        continue;
+      }
       work_cv_.wait(lock, [&] { return stop_ || (job_ != nullptr && generation_ != seen); });
       if (stop_) return;
       seen = generation_;
       Job* job = job_;
-      ++active_;
+      active_.fetch_add(1, std::memory_order_relaxed);
       lock.unlock();
       job->run();
       lock.lock();
-      if (--active_ == 0 && job_ == nullptr) done_cv_.notify_one();
+      if (active_.fetch_sub(1, std::memory_order_acq_rel) == 1 && job_ == nullptr) done_cv_.notify_one();
     }
   }
 
@@ -178,8 +210,11 @@ class Pool {
   std::condition_variable done_cv_;         // active_ dropped to 0 after the job was closed
   Job* job_ = nullptr;                      // the open job, null when none
   std::uint64_t generation_ = 0;            // counts opened jobs
-  std::size_t active_ = 0;                  // workers inside a job
+  std::atomic<std::size_t> active_{0};      // workers inside a job (changed under mutex_)
   bool stop_ = false;
+  // Copies of generation_ and stop_ that polling threads read without the lock.
+  std::atomic<std::uint64_t> published_{0};
+  std::atomic<bool> stopping_{false};
   std::vector<std::thread> workers_;        // touched only with submit_ held
 };
 
