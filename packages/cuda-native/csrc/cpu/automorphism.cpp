@@ -36,16 +36,18 @@ void automorphism_coeff(const uint64_t* in, uint64_t* out, std::size_t batch, st
   check_automorphism_buffers(where, in, out, batch, limbs, log_n, galois_elt);
   require_argument(moduli != nullptr, where, "a moduli array", "null");
   const LimbMap map = make_limb_map(where, limb_to_prime, limbs, num_primes);
-  const std::size_t n = std::size_t{1} << log_n;
-  const uint64_t galois_inv = host_inv_mod(galois_elt, 2 * n);
-  // Threads take whole rows (limbs of batch elements).
-  parallel_for(batch * limbs, grain_for(4 * n), [&](std::size_t begin, std::size_t end) {
+  const uint64_t galois_inv = host_inv_mod(galois_elt, uint64_t{2} << log_n);
+  // Threads take whole rows (limbs of batch elements). n and the inverse are locals of each
+  // range: captured ones could alias the uint64 outputs and would be reloaded after every store.
+  parallel_for(batch * limbs, grain_for(std::size_t{4} << log_n), [&](std::size_t begin, std::size_t end) {
+    const std::size_t n = std::size_t{1} << log_n;
+    const uint64_t g_inv = galois_inv;
     for (std::size_t r = begin; r < end; ++r) {
       const uint64_t q = moduli[map.prime[r % limbs]].value;
       const uint64_t* src = in + r * n;
       uint64_t* dst = out + r * n;
       for (uint32_t k = 0; k < n; ++k) {
-        const uint64_t s = automorphism_coeff_source(k, log_n, galois_inv);
+        const uint64_t s = automorphism_coeff_source(k, log_n, g_inv);
         dst[k] = s < n ? src[s] : neg_mod(src[s - n], q);
       }
     }

@@ -8,14 +8,18 @@ namespace fhelium::cpu {
 namespace {
 
 // Applies op(q-or-modulus, i) over every row; the per-row modulus is hoisted out of the inner loop
-// so the compiler can vectorize the additive kernels. Threads take whole rows.
+// so the compiler can vectorize the additive kernels. Threads take whole rows. row_fn captures by
+// value and each range works on its own copy: captures by reference would be reached through
+// the loop's escaped context, and the compiler would reload `n` after every uint64 store.
 template <typename RowFn>
 void for_rows(const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n, RowFn row_fn) {
   parallel_for(static_cast<std::size_t>(batch * limbs), grain_for(static_cast<std::size_t>(n)),
                [&](std::size_t begin, std::size_t end) {
+                 const RowFn fn = row_fn;
+                 const int64_t rows_limbs = limbs, row_n = n;
                  for (int64_t r = static_cast<int64_t>(begin); r < static_cast<int64_t>(end); ++r) {
-                   const int64_t l = r % limbs;
-                   row_fn(moduli[l], r * n, l * n);
+                   const int64_t l = r % rows_limbs;
+                   fn(moduli[l], r * row_n, l * row_n);
                  }
                });
 }
@@ -24,7 +28,7 @@ void for_rows(const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n, Ro
 
 void add_mod(uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus* moduli, int64_t batch,
              int64_t limbs, int64_t n) {
-  for_rows(moduli, batch, limbs, n, [&](const Modulus& m, int64_t base, int64_t) {
+  for_rows(moduli, batch, limbs, n, [=](const Modulus& m, int64_t base, int64_t) {
     const uint64_t q = m.value;
     for (int64_t i = base; i < base + n; ++i) out[i] = fhelium::add_mod(a[i], b[i], q);
   });
@@ -32,14 +36,14 @@ void add_mod(uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus*
 
 void sub_mod(uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus* moduli, int64_t batch,
              int64_t limbs, int64_t n) {
-  for_rows(moduli, batch, limbs, n, [&](const Modulus& m, int64_t base, int64_t) {
+  for_rows(moduli, batch, limbs, n, [=](const Modulus& m, int64_t base, int64_t) {
     const uint64_t q = m.value;
     for (int64_t i = base; i < base + n; ++i) out[i] = fhelium::sub_mod(a[i], b[i], q);
   });
 }
 
 void neg_mod(uint64_t* out, const uint64_t* a, const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n) {
-  for_rows(moduli, batch, limbs, n, [&](const Modulus& m, int64_t base, int64_t) {
+  for_rows(moduli, batch, limbs, n, [=](const Modulus& m, int64_t base, int64_t) {
     const uint64_t q = m.value;
     for (int64_t i = base; i < base + n; ++i) out[i] = fhelium::neg_mod(a[i], q);
   });
@@ -47,7 +51,7 @@ void neg_mod(uint64_t* out, const uint64_t* a, const Modulus* moduli, int64_t ba
 
 void mul_mod(uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus* moduli, int64_t batch,
              int64_t limbs, int64_t n) {
-  for_rows(moduli, batch, limbs, n, [&](const Modulus& m, int64_t base, int64_t) {
+  for_rows(moduli, batch, limbs, n, [=](const Modulus& m, int64_t base, int64_t) {
     const Modulus mod = m;
     for (int64_t i = base; i < base + n; ++i) out[i] = fhelium::mul_mod(a[i], b[i], mod);
   });
@@ -55,7 +59,7 @@ void mul_mod(uint64_t* out, const uint64_t* a, const uint64_t* b, const Modulus*
 
 void mul_mod_shoup(uint64_t* out, const uint64_t* a, const uint64_t* w, const uint64_t* w_shoup,
                    const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n) {
-  for_rows(moduli, batch, limbs, n, [&](const Modulus& m, int64_t base, int64_t wbase) {
+  for_rows(moduli, batch, limbs, n, [=](const Modulus& m, int64_t base, int64_t wbase) {
     const uint64_t q = m.value;
     for (int64_t i = 0; i < n; ++i) {
       out[base + i] = fhelium::mul_mod_shoup(a[base + i], w[wbase + i], w_shoup[wbase + i], q);

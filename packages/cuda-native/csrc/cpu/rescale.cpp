@@ -12,9 +12,10 @@ void rescale_prepare(const uint64_t* last, std::size_t last_batch_stride, uint64
                      const RescaleView& t) {
   check_rescale_prepare("cpu::rescale_prepare", last, last_batch_stride, out, out_batch_stride,
                         batch, log_n, t);
-  const std::size_t n = std::size_t{1} << log_n;
-  // Threads take whole output rows (limb i of batch element b).
-  parallel_for(batch * t.num_dst, grain_for(8 * n), [&](std::size_t begin, std::size_t end) {
+  // Threads take whole output rows (limb i of batch element b). n is a local of each range: a
+  // captured one could alias the uint64 outputs and would be reloaded after every store.
+  parallel_for(batch * t.num_dst, grain_for(std::size_t{8} << log_n), [&](std::size_t begin, std::size_t end) {
+    const std::size_t n = std::size_t{1} << log_n;
     for (std::size_t r = begin; r < end; ++r) {
       const std::size_t b = r / t.num_dst;
       const uint32_t i = static_cast<uint32_t>(r % t.num_dst);
