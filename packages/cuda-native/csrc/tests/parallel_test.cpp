@@ -179,6 +179,28 @@ void exception_tests(Counter& c) {
     std::string why;
     c.check(covers_exactly_once(4097, 1, threads, why), "loops after an exception are complete" + t + " " + why);
   }
+  // Thrown on a worker (both ranges wait until two threads are inside, so one range is a
+  // worker's), caught on the calling thread.
+  cpu::set_thread_count(2);
+  {
+    const auto caller = std::this_thread::get_id();
+    std::atomic<int> entered{0};
+    std::atomic<bool> worker_threw{false};
+    bool caught = false;
+    try {
+      cpu::parallel_for(2, 1, [&](std::size_t, std::size_t) {
+        entered.fetch_add(1);
+        wait_for(entered, 2);
+        if (std::this_thread::get_id() != caller) {
+          worker_threw = true;
+          fail(ErrorKind::Internal, "thrown on a worker");
+        }
+      });
+    } catch (const Error& e) {
+      caught = e.kind() == ErrorKind::Internal && std::string(e.what()) == "thrown on a worker";
+    }
+    c.check(worker_threw.load() && caught, "an exception thrown on a worker reaches the calling thread");
+  }
 }
 
 bool throws_argument(const char* value) {
