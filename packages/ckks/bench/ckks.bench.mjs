@@ -21,7 +21,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const ckks = await import(path.join(here, '..', 'dist', 'index.js'));
 const native = await import('@fhelium/cuda-native');
 const { CkksEngine } = ckks;
-const { cuda, Event, Stream, nativeInfo } = native;
+const { cuda, cpuThreads, Event, Stream, nativeInfo } = native;
 
 const args = process.argv.slice(2);
 const outFile = args.find((a) => !a.startsWith('--'));
@@ -135,6 +135,8 @@ const report = {
   fakeCudaRuntime: nativeInfo().fakeCudaRuntime === true,
   cpu: os.cpus()[0]?.model ?? null,
   cpuCores: os.cpus().length,
+  // Threads of the CPU kernels (FHELIUM_CPU_THREADS, else the CPUs available).
+  cpuThreads: cpuThreads(),
   node: process.version,
   timing: useCuda ? 'CUDA events on the current stream, median' : 'process.hrtime wall clock, median',
   reference: useCuda ? 'Phantom on one H200 (DESIGN.md)' : 'node-seal 6.0.3 (SEAL 4.1.2, WebAssembly, one thread) on the 2-core development machine (DESIGN.md)',

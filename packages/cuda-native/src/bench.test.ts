@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import { benchEnvironment, benchProgress, benchScaling, gitCommit, median, wallSamplesUs, writeReport } from './bench.js';
 import { cuda } from './cuda.js';
+import { cpuThreads } from './diagnostics.js';
 
 describe('bench harness', () => {
   it('takes medians of odd and even sample counts without reordering the input', () => {
@@ -54,9 +55,10 @@ describe('bench harness', () => {
 
   it('starts reports with the run facts in report order', () => {
     const env = benchEnvironment(import.meta.dirname);
-    expect(Object.keys(env)).toEqual(['date', 'commit', 'node', 'platform', 'addon', 'cudaAvailable', 'cudaUnavailableReason', 'gpu']);
+    expect(Object.keys(env)).toEqual(['date', 'commit', 'node', 'platform', 'cpuThreads', 'addon', 'cudaAvailable', 'cudaUnavailableReason', 'gpu']);
     expect(env.node).toBe(process.version);
     expect(env.platform).toBe(`${process.platform}-${process.arch}`);
+    expect(env.cpuThreads).toBe(cpuThreads());
     expect(env.cudaAvailable).toBe(cuda.isAvailable());
     expect(env.cudaAvailable ? env.cudaUnavailableReason : env.gpu).toBeNull();
     expect(Number.isNaN(Date.parse(env.date))).toBe(false);

@@ -13,7 +13,7 @@ import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 
 import { cuda } from './cuda.js';
-import { nativeInfo, type NativeInfo } from './diagnostics.js';
+import { cpuThreads, nativeInfo, type NativeInfo } from './diagnostics.js';
 import { Event } from './event.js';
 import type { Stream } from './stream.js';
 
@@ -78,6 +78,8 @@ export interface BenchEnvironment {
   readonly node: string;
   /** `linux-x64`. */
   readonly platform: string;
+  /** Threads of the CPU kernels ({@link cpuThreads}: `FHELIUM_CPU_THREADS` or the CPUs available). */
+  readonly cpuThreads: number;
   /** The addon build; `fakeCudaRuntime` marks figures of the fake-CUDA test build, which say nothing about a GPU. */
   readonly addon: NativeInfo;
   readonly cudaAvailable: boolean;
@@ -100,6 +102,7 @@ export function benchEnvironment(dir: string): BenchEnvironment {
     commit: gitCommit(dir),
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
+    cpuThreads: cpuThreads(),
     addon: nativeInfo(),
     cudaAvailable: available,
     cudaUnavailableReason: available ? null : cuda.unavailableReason(),

@@ -16,6 +16,20 @@ export function nativeInfo(): NativeInfo {
   return Object.freeze({ ...native().buildInfo() });
 }
 
+/**
+ * The number of threads the CPU kernels use: `FHELIUM_CPU_THREADS` when set (read once, at the
+ * first CPU kernel or call of this function), else the CPUs this process may run on.
+ * `FHELIUM_CPU_THREADS=1` runs every CPU kernel on the calling thread. Results are the same bits
+ * whatever the count.
+ *
+ * @throws {NativeLoadError} when the addon cannot be loaded.
+ * @throws {TensorArgumentError} when `FHELIUM_CPU_THREADS` is not an integer in [1, 1024] (every
+ * CPU kernel throws the same error).
+ */
+export function cpuThreads(): number {
+  return native().cpuThreads();
+}
+
 /** Calls a native function that does nothing: the cost of one Node-API call (for benchmarks). */
 export function nativeNoop(): void {
   native().noop();

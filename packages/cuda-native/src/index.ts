@@ -38,7 +38,7 @@ export {
   type AdditiveModOptions,
 } from './modarith.js';
 export { defaultNativeCandidates, loadNative, type NativeCandidate } from './native.js';
-export { nativeInfo, nativeNoop, type NativeInfo } from './diagnostics.js';
+export { cpuThreads, nativeInfo, nativeNoop, type NativeInfo } from './diagnostics.js';
 export { Stream, withStream, type StreamOptions } from './stream.js';
 export { TensorStorage } from './storage.js';
 export { copyTensors, TensorCopyBatch, type CopyTensorsOptions } from './copy-tensors.js';

@@ -30,6 +30,9 @@ export interface NativeBinding {
   /** Cap on cached (freed, kept for reuse) pageable host bytes; internal, for tests and tuning. */
   hostCacheLimit(): number;
   setHostCacheLimit(bytes: number): void;
+  /** Threads of the CPU kernels; setCpuThreads(0) restores the default. Setter internal, for tests and tuning. */
+  cpuThreads(): number;
+  setCpuThreads(threads: number): void;
   pinnedMemoryAllocated(): number;
   pinnedMemoryReserved(): number;
   emptyPinnedCache(): void;

@@ -1,21 +1,21 @@
 #include "cpu/basis_conversion.h"
 
-
 #include "common/basis_conversion_checks.h"
 #include "common/basis_conversion_core.h"
 #include "common/limb_map.h"
+#include "cpu/parallel.h"
 #include "cpu/sub_scale.h"
 
 namespace fhelium::cpu {
 namespace {
 
-// Converts every coefficient of one batch element. src(i) is the i-th source limb; dst_limb(j) the
+// Converts coefficients [k0, k1) of one batch element. src(i) is the i-th source limb; dst(j) the
 // output limb of destination j.
-void convert_poly(const uint64_t* const* src, uint64_t* const* dst, std::size_t n,
+void convert_poly(const uint64_t* const* src, uint64_t* const* dst, std::size_t k0, std::size_t k1,
                   const BasisConversionView& t) {
   const uint32_t s = t.num_src;
   uint64_t y[kMaxLimbs];  // kernels allocate nothing; s <= kMaxLimbs is checked by the caller
-  for (std::size_t k = 0; k < n; ++k) {
+  for (std::size_t k = k0; k < k1; ++k) {
     for (uint32_t i = 0; i < s; ++i) y[i] = conversion_scale(src[i][k], t, i);
     for (uint32_t j = 0; j < t.num_dst; ++j) {
       const Modulus m = t.dst_moduli[j];
@@ -39,6 +39,44 @@ void convert_poly(const uint64_t* const* src, uint64_t* const* dst, std::size_t 
   }
 }
 
+// Word operations per converted coefficient (for the grain of parallel loops): a Shoup product per
+// source, a 128-bit multiply-add per (source, destination) and a Barrett reduction per destination.
+std::size_t conversion_work(const BasisConversionView& t) {
+  return 4 * std::size_t{t.num_src} + 3 * std::size_t{t.num_src} * t.num_dst + 8 * std::size_t{t.num_dst};
+}
+
+// Runs fn(b, k0, k1) over coefficient ranges of `batch` polynomials of n coefficients, in parallel:
+// threads take ranges of the flattened batch x coefficient index, split at polynomial boundaries.
+template <typename Fn>
+void for_coefficients(std::size_t batch, std::size_t n, std::size_t work_per_coefficient, const Fn& fn) {
+  parallel_for(batch * n, grain_for(work_per_coefficient), [&](std::size_t begin, std::size_t end) {
+    while (begin < end) {
+      const std::size_t b = begin / n, k0 = begin % n;
+      const std::size_t k1 = end - b * n < n ? end - b * n : n;
+      fn(b, k0, k1);
+      begin = b * n + k1;
+    }
+  });
+}
+
+// ModUp of coefficients [k0, k1) of one polynomial: copies the digit's limbs and converts them to
+// the other limbs (see mod_up).
+void mod_up_range(const uint64_t* in_b, std::size_t digit_begin, uint64_t* out_b, std::size_t n,
+                  std::size_t k0, std::size_t k1, const BasisConversionView& t) {
+  const uint64_t* src[kMaxLimbs];
+  uint64_t* dst[kMaxLimbs];
+  for (uint32_t i = 0; i < t.num_src; ++i) {
+    src[i] = in_b + (digit_begin + i) * n;
+    uint64_t* copy = out_b + (digit_begin + i) * n;
+    for (std::size_t k = k0; k < k1; ++k) copy[k] = src[i][k];
+  }
+  for (uint32_t j = 0; j < t.num_dst; ++j) {
+    const std::size_t o = j < digit_begin ? j : j + t.num_src;
+    dst[j] = out_b + o * n;
+  }
+  convert_poly(src, dst, k0, k1, t);
+}
+
 }  // namespace
 
 void basis_convert(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
@@ -47,13 +85,13 @@ void basis_convert(const uint64_t* in, std::size_t in_batch_stride, uint64_t* ou
   check_basis_convert("cpu::basis_convert", in, in_batch_stride, out, out_batch_stride, batch,
                       log_n, t);
   const std::size_t n = std::size_t{1} << log_n;
-  const uint64_t* src[kMaxLimbs];
-  uint64_t* dst[kMaxLimbs];
-  for (std::size_t b = 0; b < batch; ++b) {
+  for_coefficients(batch, n, conversion_work(t), [&](std::size_t b, std::size_t k0, std::size_t k1) {
+    const uint64_t* src[kMaxLimbs];
+    uint64_t* dst[kMaxLimbs];
     for (uint32_t i = 0; i < t.num_src; ++i) src[i] = in + b * in_batch_stride + i * n;
     for (uint32_t j = 0; j < t.num_dst; ++j) dst[j] = out + b * out_batch_stride + j * n;
-    convert_poly(src, dst, n, t);
-  }
+    convert_poly(src, dst, k0, k1, t);
+  });
 }
 
 void mod_up(const uint64_t* in, std::size_t in_batch_stride, std::size_t in_limbs,
@@ -62,22 +100,9 @@ void mod_up(const uint64_t* in, std::size_t in_batch_stride, std::size_t in_limb
   check_mod_up("cpu::mod_up", in, in_batch_stride, in_limbs, digit_begin, out, out_batch_stride,
                batch, log_n, t);
   const std::size_t n = std::size_t{1} << log_n;
-  const uint64_t* src[kMaxLimbs];
-  uint64_t* dst[kMaxLimbs];
-  for (std::size_t b = 0; b < batch; ++b) {
-    const uint64_t* in_b = in + b * in_batch_stride;
-    uint64_t* out_b = out + b * out_batch_stride;
-    for (uint32_t i = 0; i < t.num_src; ++i) {
-      src[i] = in_b + (digit_begin + i) * n;
-      uint64_t* copy = out_b + (digit_begin + i) * n;
-      for (std::size_t k = 0; k < n; ++k) copy[k] = src[i][k];
-    }
-    for (uint32_t j = 0; j < t.num_dst; ++j) {
-      const std::size_t o = j < digit_begin ? j : j + t.num_src;
-      dst[j] = out_b + o * n;
-    }
-    convert_poly(src, dst, n, t);
-  }
+  for_coefficients(batch, n, conversion_work(t) + t.num_src, [&](std::size_t b, std::size_t k0, std::size_t k1) {
+    mod_up_range(in + b * in_batch_stride, digit_begin, out + b * out_batch_stride, n, k0, k1, t);
+  });
 }
 
 void mod_up_digits(const uint64_t* in, std::size_t in_limbs, std::size_t digit_size,
@@ -85,9 +110,17 @@ void mod_up_digits(const uint64_t* in, std::size_t in_limbs, std::size_t digit_s
                    uint32_t log_n, const BasisConversionView* tables) {
   check_mod_up_digits("cpu::mod_up_digits", in, in_limbs, digit_size, num_digits, out,
                       out_digit_stride, log_n, tables);
-  for (std::size_t d = 0; d < num_digits; ++d) {
-    mod_up(in, 0, in_limbs, d * digit_size, out + d * out_digit_stride, 0, 1, log_n, tables[d]);
+  // One parallel loop over every digit's coefficients (digits as the batch). Digits may differ in
+  // width (the last one can be narrower), so the grain follows the cheapest.
+  const std::size_t n = std::size_t{1} << log_n;
+  std::size_t work = conversion_work(tables[0]) + tables[0].num_src;
+  for (std::size_t d = 1; d < num_digits; ++d) {
+    const std::size_t w = conversion_work(tables[d]) + tables[d].num_src;
+    work = w < work ? w : work;
   }
+  for_coefficients(num_digits, n, work, [&](std::size_t d, std::size_t k0, std::size_t k1) {
+    mod_up_range(in, d * digit_size, out + d * out_digit_stride, n, k0, k1, tables[d]);
+  });
 }
 
 void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* conv,

@@ -1,40 +1,51 @@
 #include "common/modarith.h"
 
 #include "cpu/modarith_kernels.h"
+#include "cpu/parallel.h"
 
 namespace fhelium::cpu {
 
 namespace {
 
 // Applies op(q-or-modulus, i) over every row; the per-row modulus is hoisted out of the inner loop
-// so the compiler can vectorize the additive kernels.
+// so the compiler can vectorize the additive kernels. Threads take whole rows. row_fn captures by
+// value and each range works on its own copy: captures by reference would be reached through
+// the loop's escaped context, and the compiler would reload `n` after every uint64 store.
 template <typename RowFn>
 void for_rows(const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n, RowFn row_fn) {
-  for (int64_t bi = 0; bi < batch; ++bi) {
-    for (int64_t l = 0; l < limbs; ++l) {
-      const int64_t base = (bi * limbs + l) * n;
-      row_fn(moduli[l], base, l * n);
-    }
-  }
+  parallel_for(static_cast<std::size_t>(batch * limbs), grain_for(static_cast<std::size_t>(n)),
+               [&](std::size_t begin, std::size_t end) {
+                 const RowFn fn = row_fn;
+                 const int64_t rows_limbs = limbs, row_n = n;
+                 for (int64_t r = static_cast<int64_t>(begin); r < static_cast<int64_t>(end); ++r) {
+                   const int64_t l = r % rows_limbs;
+                   fn(moduli[l], r * row_n, l * row_n);
+                 }
+               });
 }
 
 // out = op(a, b) over every row, b read through its batch geometry (a zero row where it has none).
+// Threads take whole rows; the range works on copies of the operands (see for_rows).
 template <typename Op>
 void binary_rows(uint64_t* out, const uint64_t* a, BatchedOperand b, const Modulus* moduli, int64_t batch,
                  int64_t limbs, int64_t n, Op op) {
-  for (int64_t bi = 0; bi < batch; ++bi) {
-    for (int64_t l = 0; l < limbs; ++l) {
-      const Modulus m = moduli[l];
-      uint64_t* o = out + (bi * limbs + l) * n;
-      const uint64_t* x = a + (bi * limbs + l) * n;
-      const uint64_t* y = b.row(bi, l, n);
-      if (y != nullptr) {
-        for (int64_t i = 0; i < n; ++i) o[i] = op(x[i], y[i], m);
-      } else {
-        for (int64_t i = 0; i < n; ++i) o[i] = op(x[i], uint64_t{0}, m);
-      }
-    }
-  }
+  parallel_for(static_cast<std::size_t>(batch * limbs), grain_for(static_cast<std::size_t>(n)),
+               [&](std::size_t begin, std::size_t end) {
+                 const BatchedOperand bo = b;
+                 const int64_t rows_limbs = limbs, row_n = n;
+                 for (int64_t r = static_cast<int64_t>(begin); r < static_cast<int64_t>(end); ++r) {
+                   const int64_t bi = r / rows_limbs, l = r % rows_limbs;
+                   const Modulus m = moduli[l];
+                   uint64_t* o = out + r * row_n;
+                   const uint64_t* x = a + r * row_n;
+                   const uint64_t* y = bo.row(bi, l, row_n);
+                   if (y != nullptr) {
+                     for (int64_t i = 0; i < row_n; ++i) o[i] = op(x[i], y[i], m);
+                   } else {
+                     for (int64_t i = 0; i < row_n; ++i) o[i] = op(x[i], uint64_t{0}, m);
+                   }
+                 }
+               });
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "common/ntt_butterfly.h"
 #include "common/ntt_checks.h"
+#include "cpu/parallel.h"
 
 namespace fhelium::cpu {
 namespace {
@@ -111,8 +112,11 @@ void run(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
   const LimbMap map = check_ntt_arguments(where, in, in_batch_stride, out, out_batch_stride, batch,
                                           limbs, limb_to_prime, t);
   const std::size_t n = std::size_t{1} << t.log_n;
-  for (std::size_t b = 0; b < batch; ++b) {
-    for (std::size_t l = 0; l < limbs; ++l) {
+  // Limbs are independent transforms: threads take whole limbs of the batch x limbs grid. A
+  // butterfly costs about 4 word operations, a limb log_n / 2 butterflies per word.
+  parallel_for(batch * limbs, grain_for(2 * n * t.log_n), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::size_t b = i / limbs, l = i % limbs;
       const uint32_t p = map.prime[l];
       const uint64_t* src = in + b * in_batch_stride + l * n;
       uint64_t* dst = out + b * out_batch_stride + l * n;
@@ -124,7 +128,7 @@ void run(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
         inverse_limb(dst, t.log_n, t.inverse + 2 * n * p, t.scalars + 4 * p, q);
       }
     }
-  }
+  });
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include "common/rescale_checks.h"
 #include "common/rescale_core.h"
+#include "cpu/parallel.h"
 #include "cpu/sub_scale.h"
 
 namespace fhelium::cpu {
@@ -11,14 +12,18 @@ void rescale_prepare(const uint64_t* last, std::size_t last_batch_stride, uint64
                      const RescaleView& t) {
   check_rescale_prepare("cpu::rescale_prepare", last, last_batch_stride, out, out_batch_stride,
                         batch, log_n, t);
-  const std::size_t n = std::size_t{1} << log_n;
-  for (std::size_t b = 0; b < batch; ++b) {
-    const uint64_t* xl = last + b * last_batch_stride;
-    for (uint32_t i = 0; i < t.num_dst; ++i) {
+  // Threads take whole output rows (limb i of batch element b). n is a local of each range: a
+  // captured one could alias the uint64 outputs and would be reloaded after every store.
+  parallel_for(batch * t.num_dst, grain_for(std::size_t{8} << log_n), [&](std::size_t begin, std::size_t end) {
+    const std::size_t n = std::size_t{1} << log_n;
+    for (std::size_t r = begin; r < end; ++r) {
+      const std::size_t b = r / t.num_dst;
+      const uint32_t i = static_cast<uint32_t>(r % t.num_dst);
+      const uint64_t* xl = last + b * last_batch_stride;
       uint64_t* o = out + b * out_batch_stride + i * n;
       for (std::size_t k = 0; k < n; ++k) o[k] = rescale_term(rescale_shifted(xl[k], t), t, i);
     }
-  }
+  });
 }
 
 void rescale_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* t_ntt,
