@@ -32,13 +32,16 @@ const hostBytes = (t: Tensor): Uint8Array => t.toArray() as Uint8Array;
 
 /** A long chain of kernels on `stream` that ends by recording `done`: keeps `stream` busy for a while. */
 function busy(stream: Stream, done: Event): void {
-  // 16 MiB per operand: each addMod takes the GPU far longer than the host takes to launch it.
+  // 128 MiB per operand: each addMod keeps the GPU busy ~100 µs, some 20x what the host takes to
+  // launch it, so the stream is still working ~10 ms after this returns (a lighter load of 16 MiB
+  // finished before the test's next steps once the element-wise kernels got faster).
+  const batch = 8;
   const limbs = 32;
   const n = 1 << 16;
   const moduli = modulusTable(Array.from({ length: limbs }, () => Q), { device: DEVICE });
-  const acc = Tensor.fromArray(new BigUint64Array(limbs * n).fill(1n), { shape: [limbs, n], device: DEVICE });
+  const acc = Tensor.fromArray(new BigUint64Array(batch * limbs * n).fill(1n), { shape: [batch, limbs, n], device: DEVICE });
   withStream(stream, () => {
-    for (let i = 0; i < 400; i += 1) addMod(acc, acc, moduli, { out: acc });
+    for (let i = 0; i < 100; i += 1) addMod(acc, acc, moduli, { out: acc });
     done.record(stream);
   });
 }
