@@ -69,6 +69,27 @@ describe('modular arithmetic kernels on the CPU match BigInt', () => {
     for (const t of [ta, tb, moduli, out]) t.dispose();
   });
 
+  it.each(cases)('%s at the reduction boundaries (0, 1, q - 2, q - 1 against each other)', (_name, kernel, reference) => {
+    // The CPU add and sub rows use a vectorized min(s, s - q) / min(d, d + q) form: every pair of
+    // boundary residues checks that it equals the conditional subtraction.
+    const edges = (q: bigint) => [0n, 1n, q - 2n, q - 1n];
+    const a: bigint[] = [];
+    const b: bigint[] = [];
+    for (let l = 0; l < LIMBS; l += 1) {
+      const q = TEST_PRIMES[l]!;
+      for (let k = 0; k < N; k += 1) {
+        a.push(edges(q)[k % 4]!);
+        b.push(edges(q)[Math.floor(k / 4) % 4]!);
+      }
+    }
+    const ta = Tensor.fromArray(BigUint64Array.from(a), { shape: [LIMBS, N] });
+    const tb = Tensor.fromArray(BigUint64Array.from(b), { shape: [LIMBS, N] });
+    const moduli = modulusTable(TEST_PRIMES);
+    const out = kernel(ta, tb, moduli);
+    expect(out.toArray()).toEqual(BigUint64Array.from(a.map((x, i) => reference(x, b[i]!, TEST_PRIMES[Math.floor(i / N)]!))));
+    for (const t of [ta, tb, moduli, out]) t.dispose();
+  });
+
   it('negMod', () => {
     const { a, ta, tb, moduli } = setup(5n);
     const out = negMod(ta, moduli);

@@ -25,10 +25,11 @@ void for_rows(const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n, Ro
 }
 
 // out = op(a, b) over every row, b read through its batch geometry (a zero row where it has none).
-// Threads take whole rows; the range works on copies of the operands (see for_rows).
-template <typename Op>
+// Full rows go through row(o, x, y, n, m), which may be a vectorized form of op. Threads take whole
+// rows; the range works on copies of the operands (see for_rows).
+template <typename Op, typename RowOp>
 void binary_rows(uint64_t* out, const uint64_t* a, BatchedOperand b, const Modulus* moduli, int64_t batch,
-                 int64_t limbs, int64_t n, Op op) {
+                 int64_t limbs, int64_t n, Op op, RowOp row) {
   parallel_for(static_cast<std::size_t>(batch * limbs), grain_for(static_cast<std::size_t>(n)),
                [&](std::size_t begin, std::size_t end) {
                  const BatchedOperand bo = b;
@@ -40,7 +41,7 @@ void binary_rows(uint64_t* out, const uint64_t* a, BatchedOperand b, const Modul
                    const uint64_t* x = a + r * row_n;
                    const uint64_t* y = bo.row(bi, l, row_n);
                    if (y != nullptr) {
-                     for (int64_t i = 0; i < row_n; ++i) o[i] = op(x[i], y[i], m);
+                     row(o, x, y, row_n, m);
                    } else {
                      for (int64_t i = 0; i < row_n; ++i) o[i] = op(x[i], uint64_t{0}, m);
                    }
@@ -48,18 +49,60 @@ void binary_rows(uint64_t* out, const uint64_t* a, BatchedOperand b, const Modul
                });
 }
 
+// The row form of an element op, for ops without a vectorized one.
+template <typename Op>
+auto element_rows(Op op) {
+  return [op](uint64_t* o, const uint64_t* x, const uint64_t* y, int64_t n, const Modulus& m) {
+    for (int64_t i = 0; i < n; ++i) o[i] = op(x[i], y[i], m);
+  };
+}
+
+// Rows of add_mod and sub_mod written as minimums, which compilers vectorize (the conditional
+// subtraction of add_mod/sub_mod does not, for want of an unsigned 64-bit compare before AVX-512):
+//   add: s = x + y < 2q; min(s, s - q) is s - q when s >= q, and s when s < q (s - q wraps above s);
+//   sub: d = x - y;      min(d, d + q) is d when x >= y, and d + q when x < y (d wraps above d + q).
+// Both equal add_mod/sub_mod bit for bit. On x86-64 Linux the functions are also compiled for AVX2
+// and the loader picks that clone on CPUs that have it.
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__)
+#define FHELIUM_AVX2_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define FHELIUM_AVX2_CLONES
+#endif
+
+FHELIUM_AVX2_CLONES void add_row(uint64_t* o, const uint64_t* x, const uint64_t* y, int64_t n, uint64_t q) {
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t s = x[i] + y[i];
+    const uint64_t t = s - q;
+    o[i] = t < s ? t : s;
+  }
+}
+
+FHELIUM_AVX2_CLONES void sub_row(uint64_t* o, const uint64_t* x, const uint64_t* y, int64_t n, uint64_t q) {
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t d = x[i] - y[i];
+    const uint64_t t = d + q;
+    o[i] = t < d ? t : d;
+  }
+}
+
 }  // namespace
 
 void add_mod(uint64_t* out, const uint64_t* a, BatchedOperand b, const Modulus* moduli, int64_t batch, int64_t limbs,
              int64_t n) {
   binary_rows(out, a, b, moduli, batch, limbs, n,
-              [](uint64_t x, uint64_t y, const Modulus& m) { return fhelium::add_mod(x, y, m.value); });
+              [](uint64_t x, uint64_t y, const Modulus& m) { return fhelium::add_mod(x, y, m.value); },
+              [](uint64_t* o, const uint64_t* x, const uint64_t* y, int64_t len, const Modulus& m) {
+                add_row(o, x, y, len, m.value);
+              });
 }
 
 void sub_mod(uint64_t* out, const uint64_t* a, BatchedOperand b, const Modulus* moduli, int64_t batch, int64_t limbs,
              int64_t n) {
   binary_rows(out, a, b, moduli, batch, limbs, n,
-              [](uint64_t x, uint64_t y, const Modulus& m) { return fhelium::sub_mod(x, y, m.value); });
+              [](uint64_t x, uint64_t y, const Modulus& m) { return fhelium::sub_mod(x, y, m.value); },
+              [](uint64_t* o, const uint64_t* x, const uint64_t* y, int64_t len, const Modulus& m) {
+                sub_row(o, x, y, len, m.value);
+              });
 }
 
 void neg_mod(uint64_t* out, const uint64_t* a, const Modulus* moduli, int64_t batch, int64_t limbs, int64_t n) {
@@ -71,8 +114,8 @@ void neg_mod(uint64_t* out, const uint64_t* a, const Modulus* moduli, int64_t ba
 
 void mul_mod(uint64_t* out, const uint64_t* a, BatchedOperand b, const Modulus* moduli, int64_t batch, int64_t limbs,
              int64_t n) {
-  binary_rows(out, a, b, moduli, batch, limbs, n,
-              [](uint64_t x, uint64_t y, const Modulus& m) { return fhelium::mul_mod(x, y, m); });
+  const auto op = [](uint64_t x, uint64_t y, const Modulus& m) { return fhelium::mul_mod(x, y, m); };
+  binary_rows(out, a, b, moduli, batch, limbs, n, op, element_rows(op));
 }
 
 void mul_mod_shoup(uint64_t* out, const uint64_t* a, const uint64_t* w, const uint64_t* w_shoup,
