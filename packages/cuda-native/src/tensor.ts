@@ -4,8 +4,10 @@
  *
  * Memory model: a tensor is a view (shape, stride, offset, dtype) of a reference-counted
  * {@link TensorStorage}. Views share storage; each view is disposed on its own and the storage
- * returns to its allocator when the last view is disposed. A FinalizationRegistry (and the
- * addon's external finalizer) release memory of views never disposed, as a safety net only.
+ * returns to its allocator when the last view is disposed. As a safety net only, the addon's
+ * finalizer of the storage frees the memory once no view (and nothing else) references the storage
+ * any more: views are not registered one by one, since a registration per view (a finalization
+ * cell made and dropped) cost about as much host time as the allocation itself.
  * Work on CUDA tensors is enqueued on the current stream of their device; only {@link
  * Tensor.toArray}, blocking copies and pageable transfers make the host wait.
  */
@@ -79,7 +81,6 @@ export interface ToOptions {
   nonBlocking?: boolean;
 }
 
-const finalizer = new FinalizationRegistry<TensorStorage>((storage) => storage._release());
 const constructing = Symbol('Tensor.constructing');
 
 /** A strided view of native memory. */
@@ -132,7 +133,6 @@ export class Tensor {
     this._ptr = offset === 0 ? storage._basePtr : storage._basePtr + BigInt(offset * itemsizeOf(dtype));
     this._contiguous = isContiguousLayout(shape, stride);
     storage._retain();
-    finalizer.register(this, storage, this);
   }
 
   /**
@@ -419,7 +419,6 @@ export class Tensor {
   dispose(): void {
     if (this._disposed) return;
     this._disposed = true;
-    finalizer.unregister(this);
     this._storage._release();
   }
 
