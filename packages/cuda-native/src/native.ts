@@ -16,6 +16,13 @@ declare const handleBrand: unique symbol;
 /** An opaque native object (a Node-API external). @internal */
 export type NativeHandle<Kind extends string> = { readonly [handleBrand]: Kind };
 
+/**
+ * A tensor storage as the addon hands it out: the native object's address as a Number, looked up
+ * in the addon's registry of live storages on every use (a stale handle is an error, never a
+ * dereference). A Number instead of an external: no per-allocation finalizer. @internal
+ */
+export type StorageHandle = number & { readonly [handleBrand]: 'storage' };
+
 /** Raw functions exported by the addon. Arguments are validated by the TypeScript layer. @internal */
 export interface NativeBinding {
   setErrorFactory(factory: (kind: string, message: string, code: number, name: string) => Error): void;
@@ -37,16 +44,16 @@ export interface NativeBinding {
   pinnedMemoryReserved(): number;
   emptyPinnedCache(): void;
 
-  storageAlloc(device: number, nbytes: number, pinned: boolean): NativeHandle<'storage'>;
-  storageFree(storage: NativeHandle<'storage'>): void;
-  storagePtr(storage: NativeHandle<'storage'>): bigint;
-  storageAddress(storage: NativeHandle<'storage'>): bigint;
-  storageRecordStream(storage: NativeHandle<'storage'>, stream: NativeHandle<'stream'>): void;
+  /** Returns the storage handle (its native address, a Number); writes the data address to ptrOut[0]. */
+  storageAlloc(device: number, nbytes: number, pinned: boolean, ptrOut: BigUint64Array): StorageHandle;
+  storageFree(storage: StorageHandle): void;
+  storageIsLive(storage: number): boolean;
+  storageRecordStream(storage: StorageHandle, stream: NativeHandle<'stream'>): void;
 
   copyBytes(
-    dst: NativeHandle<'storage'>,
+    dst: StorageHandle,
     dstByteOffset: number,
-    src: NativeHandle<'storage'>,
+    src: StorageHandle,
     srcByteOffset: number,
     nbytes: number,
     nonBlocking: boolean,
@@ -66,8 +73,8 @@ export interface NativeBinding {
   copyTensorsDescriptors(words: BigUint64Array): NativeHandle<'copyDescriptors'>;
   /** Copies `count` pairs of the registered array; a source storage word of 0 skips the pair. */
   copyTensors(descriptors: NativeHandle<'copyDescriptors'>, count: number, stream: NativeHandle<'stream'> | null, nonBlocking: boolean): void;
-  readInto(src: NativeHandle<'storage'>, srcByteOffset: number, out: ArrayBufferView, stream: null): void;
-  writeFrom(dst: NativeHandle<'storage'>, dstByteOffset: number, data: ArrayBufferView, stream: null): void;
+  readInto(src: StorageHandle, srcByteOffset: number, out: ArrayBufferView, stream: null): void;
+  writeFrom(dst: StorageHandle, dstByteOffset: number, data: ArrayBufferView, stream: null): void;
 
   streamDefault(device: number): NativeHandle<'stream'>;
   streamCreate(device: number, priority: number): NativeHandle<'stream'>;

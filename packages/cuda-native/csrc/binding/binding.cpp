@@ -1,4 +1,5 @@
 #include "binding/binding.h"
+#include "binding/storage.h"
 
 #include <atomic>
 #include <vector>
@@ -195,6 +196,10 @@ NAPI_MODULE_INIT() {
         delete inst;
       },
       nullptr);
+  // Storages are not napi externals (binding/storage.h): free what this environment still holds
+  // when it is torn down (a worker exiting with undisposed tensors).
+  napi_add_env_cleanup_hook(
+      env, [](void* arg) { release_storages_of(static_cast<napi_env>(arg)); }, env);
   size_t count = 0;
   const Registration* regs = registrations(&count);
   for (size_t i = 0; i < count; ++i) {

@@ -16,11 +16,7 @@
 namespace fhelium::binding {
 namespace {
 
-Storage* live_storage(Args& a, size_t i) {
-  Storage* s = a.external<Storage>(i, "a tensor storage");
-  FHELIUM_CHECK(!s->freed, Disposed, "the tensor's storage was already released (use after dispose)");
-  return s;
-}
+Storage* live_storage(Args& a, size_t i) { return storage_arg(a, i); }
 
 void check_range(const Storage* s, int64_t offset, int64_t n, const char* side) {
   FHELIUM_CHECK(offset >= 0 && n >= 0 && static_cast<uint64_t>(offset + n) <= s->nbytes, Argument,

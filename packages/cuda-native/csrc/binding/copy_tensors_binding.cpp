@@ -25,15 +25,13 @@ constexpr size_t kSrcAddress = 3;
 constexpr size_t kBytes = 4;
 constexpr size_t kWordsPerPair = 5;
 
-// The live Storage whose address (storageAddress) the descriptor holds. TypeScript writes only
-// addresses of storages it holds alive; the tag check is the backstop.
+// The live Storage whose handle (its address) the descriptor holds; the registry lookup makes a
+// stale or foreign word an error instead of a dereference.
 Storage* storage_at(uint64_t word, size_t pair, const char* side) {
-  auto* s = reinterpret_cast<Storage*>(static_cast<uintptr_t>(word));
-  FHELIUM_CHECK(s != nullptr && s->tag == Storage::kTag, Argument,
-                "copyTensors: pair " + std::to_string(pair) + ": the " + side + " is not a tensor storage");
-  FHELIUM_CHECK(!s->freed, Disposed,
+  Storage* s = find_storage(word);
+  FHELIUM_CHECK(s != nullptr, Disposed,
                 "copyTensors: pair " + std::to_string(pair) + ": the " + side +
-                    "'s storage was already released (use after dispose)");
+                    " is not a live tensor storage (released already: use after dispose)");
   return s;
 }
 

@@ -1,7 +1,14 @@
-// Storage allocation, release and stream bookkeeping.
+// Storage allocation, release and stream bookkeeping, and the registry of live storages.
 #include "binding/storage.h"
 
+#include <cmath>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
 #include "binding/binding.h"
+#include "binding/kernel_binding_util.h"
 #include "cpu/host_memory.h"
 
 #if FHELIUM_WITH_CUDA
@@ -12,18 +19,27 @@
 
 namespace fhelium::binding {
 
-uint64_t reserved_bytes_for(int device, bool pinned) {
-  if (device < 0 && !pinned) return cpu::host_bytes_reserved();
-#if FHELIUM_WITH_CUDA
-  return pinned ? cuda::pinned_reserved() : cuda::memory_reserved(device);
-#else
-  return 0;
-#endif
+namespace {
+
+// Live storages of every environment. Leaked on purpose (never destroyed): cleanup hooks of
+// environments may run during process teardown, after static destructors.
+struct Registry {
+  std::mutex mutex;
+  std::unordered_set<Storage*> live;
+};
+
+Registry& registry() {
+  static auto* r = new Registry();
+  return *r;
 }
 
-int64_t storage_release(Storage* s) {
-  if (s->freed) return 0;
-  s->freed = true;
+// 2^53: every integer below is a double exactly; user-space addresses are far below.
+constexpr uint64_t kMaxHandle = uint64_t{1} << 53;
+
+// Gives the allocation back to its allocator. Returns the change of the serving allocator's
+// reserved bytes: usually 0, since freed blocks stay cached; negative when the allocator handed
+// memory back to the system.
+int64_t release_memory(Storage* s) {
   const uint64_t before = reserved_bytes_for(s->device, s->pinned);
   if (s->device < 0 && !s->pinned) {
     cpu::host_free(s->ptr, s->nbytes);
@@ -36,33 +52,76 @@ int64_t storage_release(Storage* s) {
     }
 #endif
   }
-  s->ptr = nullptr;
-  s->block = nullptr;
   return static_cast<int64_t>(reserved_bytes_for(s->device, s->pinned)) - static_cast<int64_t>(before);
+}
+
+// Removes `s` from the registry; false when it was not live (released already).
+bool unregister(Storage* s) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.live.erase(s) == 1;
+}
+
+}  // namespace
+
+uint64_t reserved_bytes_for(int device, bool pinned) {
+  if (device < 0 && !pinned) return cpu::host_bytes_reserved();
+#if FHELIUM_WITH_CUDA
+  return pinned ? cuda::pinned_reserved() : cuda::memory_reserved(device);
+#else
+  return 0;
+#endif
+}
+
+Storage* find_storage(uint64_t address) {
+  auto* s = reinterpret_cast<Storage*>(static_cast<uintptr_t>(address));
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.live.count(s) == 1 ? s : nullptr;
+}
+
+Storage* storage_arg(const Args& a, size_t i) {
+  const double handle = a.f64(i);
+  if (!(handle > 0 && handle < static_cast<double>(kMaxHandle)) || std::floor(handle) != handle) {
+    fail(ErrorKind::Argument, "native argument " + std::to_string(i) + ": expected a tensor storage handle");
+  }
+  Storage* s = find_storage(static_cast<uint64_t>(handle));
+  FHELIUM_CHECK(s != nullptr, Disposed, "the tensor's storage was already released (use after dispose)");
+  return s;
+}
+
+size_t release_storages_of(napi_env env) {
+  std::vector<Storage*> mine;
+  {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    for (Storage* s : r.live) {
+      if (s->env == env) mine.push_back(s);
+    }
+    for (Storage* s : mine) r.live.erase(s);
+  }
+  for (Storage* s : mine) {
+    try {
+      release_memory(s);
+    } catch (...) {
+      // Teardown cannot report errors; the memory stays with its allocator in the worst case.
+    }
+    delete s;
+  }
+  return mine.size();
 }
 
 namespace {
 
-void finalize_storage(Storage* s) {
-  try {
-    queue_external_memory_delta(storage_release(s));
-  } catch (...) {
-    // A finalizer cannot report errors; the memory stays with the allocator in the worst case.
-  }
-  delete s;
-}
-
-Storage* live_storage(Args& a, size_t i) {
-  Storage* s = a.external<Storage>(i, "a tensor storage");
-  FHELIUM_CHECK(!s->freed, Disposed, "the tensor's storage was already released (use after dispose)");
-  return s;
-}
-
-// storageAlloc(device: number, nbytes: number, pinned: boolean): External
+// storageAlloc(device: number, nbytes: number, pinned: boolean, ptrOut: BigUint64Array): number
+// Returns the storage handle; writes the address of the first byte to ptrOut[0] (one call
+// instead of two, and no BigInt made here).
 napi_value storage_alloc(Args& a) {
   const int device = a.i32(0);
   const int64_t nbytes = a.i64(1);
   const bool pinned = a.boolean(2);
+  const auto ptr_out = kernels::typed_array<uint64_t>(a, 3, napi_biguint64_array, "a BigUint64Array for the address");
+  FHELIUM_CHECK(ptr_out.length >= 1, Argument, "storageAlloc: the address array must hold one element");
   FHELIUM_CHECK(nbytes >= 0, Argument, "storage size must be non-negative");
   FHELIUM_CHECK(!(pinned && device >= 0), Argument, "only host (CPU) memory can be pinned");
   // V8 hears of the allocators' reserved bytes, not of every tensor: reporting each allocation
@@ -75,6 +134,7 @@ napi_value storage_alloc(Args& a) {
   s->device = device;
   s->pinned = pinned;
   s->nbytes = static_cast<size_t>(nbytes);
+  s->env = a.env();
   try {
     if (device < 0 && !pinned) {
       s->ptr = cpu::host_alloc(s->nbytes);
@@ -87,35 +147,53 @@ napi_value storage_alloc(Args& a) {
     delete s;
     throw;
   }
+  const auto handle = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(s));
+  if (handle >= kMaxHandle) {
+    release_memory(s);
+    delete s;
+    fail(ErrorKind::Internal, "a storage address does not fit in a JavaScript number");
+  }
+  {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    r.live.insert(s);
+  }
+  *ptr_out.data = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(s->ptr));
   adjust_external_memory(a.env(), static_cast<int64_t>(reserved_bytes_for(device, pinned)) - static_cast<int64_t>(before));
-  return make_external(a.env(), s, &finalize_storage);
+  return number(a.env(), static_cast<double>(handle));
 }
 FHELIUM_BINDING("storageAlloc", storage_alloc)
 
-// storageFree(storage): undefined (idempotent)
+// storageFree(storage): undefined. Freeing a storage that is not live (released already) is an
+// error: TypeScript frees each storage once, so a second free is a bug worth hearing of.
 napi_value storage_free(Args& a) {
-  Storage* s = a.external<Storage>(0, "a tensor storage");
-  adjust_external_memory(a.env(), storage_release(s));
+  Storage* s = storage_arg(a, 0);
+  if (!unregister(s)) fail(ErrorKind::Disposed, "the tensor's storage was already released");
+  int64_t delta = 0;
+  try {
+    delta = release_memory(s);
+  } catch (...) {
+    delete s;
+    throw;
+  }
+  delete s;
+  adjust_external_memory(a.env(), delta);
   return nullptr;
 }
 FHELIUM_BINDING("storageFree", storage_free)
 
-// storagePtr(storage): bigint address of the first byte
-napi_value storage_ptr(Args& a) {
-  return bigint(a.env(), reinterpret_cast<uintptr_t>(live_storage(a, 0)->ptr));
+// storageIsLive(storage): boolean (for tests of the registry).
+napi_value storage_is_live(Args& a) {
+  const double handle = a.f64(0);
+  const bool live = handle > 0 && handle < static_cast<double>(kMaxHandle) &&
+                    find_storage(static_cast<uint64_t>(handle)) != nullptr;
+  return boolean(a.env(), live);
 }
-FHELIUM_BINDING("storagePtr", storage_ptr)
-
-// storageAddress(storage): bigint address of the native Storage object itself, which batched
-// copies (copyTensors) receive in a typed array instead of one external per tensor.
-napi_value storage_address(Args& a) {
-  return bigint(a.env(), reinterpret_cast<uintptr_t>(live_storage(a, 0)));
-}
-FHELIUM_BINDING("storageAddress", storage_address)
+FHELIUM_BINDING("storageIsLive", storage_is_live)
 
 // storageRecordStream(storage, stream): marks use of a CUDA storage on another stream.
 napi_value storage_record_stream(Args& a) {
-  Storage* s = live_storage(a, 0);
+  Storage* s = storage_arg(a, 0);
   FHELIUM_CHECK(s->device >= 0, Argument, "recordStream needs a CUDA tensor");
 #if FHELIUM_WITH_CUDA
   auto* stream = a.external<cuda::StreamHandle>(1, "a stream");
