@@ -52,8 +52,9 @@ void copy_bytes(const MemRef& dst, const MemRef& src, size_t n, bool non_blockin
 // - Host-to-host pairs: memmove (cpu::copy_tensors), no CUDA call.
 // - "Fast" pairs: into device memory of the batch device from pinned host memory or from device
 //   memory of the same device, on `stream` (default: the current stream of the batch device,
-//   the device of the first pair with a CUDA side). Those of at most kCopyTensorsMaxPairBytes go
-//   into gather-kernel launches (cuda::copy_tensors), larger ones to cudaMemcpyAsync. Unless the
+//   the device of the first pair with a CUDA side). When three or more pairs hold at most
+//   kCopyTensorsMaxPairBytes, those go into gather-kernel launches (cuda::copy_tensors); larger
+//   pairs, and one or two small ones, go to cudaMemcpyAsync (cheaper than a launch). Unless the
 //   stream is capturing, pinned sources are recorded in the pinned cache (when non_blocking) and
 //   device sources with the caching allocator (record_stream), so neither block is reused
 //   before the copy read it. With !non_blocking and a pinned source, the host then waits for the
