@@ -1,0 +1,240 @@
+#!/usr/bin/env node
+// Where the host time of small operations goes on the GPU machine (a diagnostic, not a benchmark):
+// prints, per piece, the median host µs per call for several burst lengths, beside the GPU time
+// where it matters, so that a call whose figure is really the GPU's (a full launch queue, a
+// stream wait) can be told from one whose figure is host work.
+//
+//   node tools/gpu/host-probe.mjs [engine|copy|replay|all]          (after a build, with CUDA)
+//   node tools/gpu/host-probe.mjs loop <add|multiplyPlain|copy1|copy16|replay> N   (for --cpu-prof)
+//
+// Burst 1 calls the piece once on an idle GPU (what a CUDA-event bench of one op sees); longer
+// bursts call it back to back and synchronize between bursts.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const native = await import(path.join(root, 'packages/cuda-native/dist/index.js'));
+const { ReusableValueBuffer, pinValueTree } = await import(path.join(root, 'packages/buffer/dist/index.js'));
+const { CudaGraphProgram } = await import(path.join(root, 'packages/graph/dist/index.js'));
+const { CkksEngine } = await import(path.join(root, 'packages/ckks/dist/index.js'));
+const { cuda, Tensor, Stream, Event, withStream, addMod, mulMod, nativeNoop, modulusTable } = native;
+
+if (!cuda.isAvailable()) {
+  console.error('host-probe: CUDA is not available');
+  process.exit(2);
+}
+const [mode = 'all', loopWhat = 'add', loopCount = '50000'] = process.argv.slice(2);
+const device = 'cuda:0';
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
+
+/** Median host µs per call over `samples` bursts of `burst` calls; `settle` runs between bursts. */
+function host(fn, burst, samples = 200, settle = () => cuda.synchronize()) {
+  const out = [];
+  for (let i = 0; i < 3; i += 1) {
+    for (let j = 0; j < burst; j += 1) fn();
+    settle();
+  }
+  for (let s = 0; s < samples; s += 1) {
+    const t0 = process.hrtime.bigint();
+    for (let j = 0; j < burst; j += 1) fn();
+    const t1 = process.hrtime.bigint();
+    settle();
+    out.push(Number(t1 - t0) / 1000 / burst);
+  }
+  return median(out);
+}
+
+/** Median GPU µs per call (CUDA events around a burst on `stream`). */
+function gpu(stream, fn, burst, samples = 50) {
+  const e0 = new Event();
+  const e1 = new Event();
+  const out = [];
+  for (let s = 0; s < samples + 2; s += 1) {
+    e0.record(stream);
+    for (let j = 0; j < burst; j += 1) fn();
+    e1.record(stream);
+    e1.synchronize();
+    if (s >= 2) out.push((e0.elapsedMs(e1) * 1000) / burst);
+  }
+  return median(out);
+}
+
+function line(name, figures) {
+  console.log(`${name.padEnd(46)} ${Object.entries(figures).map(([k, v]) => `${k} ${typeof v === 'number' ? v.toFixed(2) : v}`).join('   ')}`);
+}
+
+/** fn returns values to dispose after the burst. */
+function collecting(fn) {
+  const held = [];
+  return {
+    call: () => { held.push(fn()); },
+    settle: () => {
+      cuda.synchronize();
+      for (const v of held.splice(0)) v?.dispose?.();
+    },
+  };
+}
+
+function bursts(name, fn, lengths = [1, 20]) {
+  const figures = {};
+  for (const b of lengths) {
+    const c = collecting(fn);
+    figures[`burst${b}`] = host(c.call, b, b === 1 ? 500 : 100, c.settle);
+  }
+  line(name, figures);
+}
+
+function engineProbe() {
+  console.log('== engine small ops, n14-l7 (host µs per call)');
+  const engine = CkksEngine.create({ preset: 'n14-l7', device, seed: 'host-probe' });
+  const keys = engine.generateKeys({ rotations: [1] });
+  const x = Float64Array.from({ length: engine.slots }, (_, i) => Math.sin(i) / 2);
+  const pt = engine.encode(x);
+  const a = engine.encrypt(pt, keys.publicKey);
+  const b = engine.encrypt(pt, keys.publicKey);
+  const moduli = engine._tables.levels[a.level].moduliQ;
+  const out = Tensor.empty(a.data.shape, { dtype: 'uint64', device });
+  const stream = Stream.current(device);
+  const ev = new Event();
+  line('nativeNoop', { burst10000: host(() => nativeNoop(), 10000, 50, () => {}) });
+  line('Stream.current', { burst1000: host(() => Stream.current(device), 1000, 50, () => {}) });
+  line('Event.record', { burst20: host(() => ev.record(stream), 20, 100) });
+  bursts('Tensor.empty [2,8,2^14] (dispose after burst)', () => Tensor.empty(a.data.shape, { dtype: 'uint64', device }));
+  line('Tensor.empty + dispose', { burst20: host(() => Tensor.empty(a.data.shape, { dtype: 'uint64', device }).dispose(), 20, 100) });
+  line('addMod into out (launch only)', { burst1: host(() => addMod(a.data, b.data, moduli, { out }), 1, 500), burst20: host(() => addMod(a.data, b.data, moduli, { out }), 20, 100) });
+  bursts('addMod allocating', () => addMod(a.data, b.data, moduli));
+  line('mulMod plain into out', { burst20: host(() => mulMod(a.data, pt._component(0), moduli, { out }), 20, 100) });
+  bursts('engine.add', () => engine.add(a, b));
+  bursts('engine.multiplyPlain', () => engine.multiplyPlain(a, pt));
+  bursts('engine.rescale', () => engine.rescale(a));
+  line('GPU: addMod kernel', { us: gpu(stream, () => addMod(a.data, b.data, moduli, { out }), 50) });
+  line('GPU: mulMod plain kernel', { us: gpu(stream, () => mulMod(a.data, pt._component(0), moduli, { out }), 50) });
+  // The ckks bench's measure: one op between two events on an idle GPU.
+  const e0 = new Event();
+  const e1 = new Event();
+  for (const [name, op] of [['add', () => engine.add(a, b)], ['multiplyPlain', () => engine.multiplyPlain(a, pt)]]) {
+    const s = [];
+    for (let i = 0; i < 300; i += 1) {
+      e0.record(stream);
+      const r = op();
+      e1.record(stream);
+      e1.synchronize();
+      s.push(e0.elapsedMs(e1) * 1000);
+      r.dispose();
+    }
+    line(`bench-style events: ${name}`, { us: median(s.slice(20)) });
+  }
+  out.dispose();
+}
+
+function tree(leaves, options) {
+  return Object.fromEntries(Array.from({ length: leaves }, (_, i) => [`leaf${i}`, Tensor.fromArray(new Float32Array(256).fill(i), options)]));
+}
+
+function copyProbe() {
+  console.log('== ReusableValueBuffer.copyFrom, 1 KiB leaves, CUDA target from pinned (host µs per call)');
+  const stream = new Stream(device);
+  for (const leaves of [1, 16, 256]) {
+    const example = tree(leaves);
+    const buffer = ReusableValueBuffer.like(example, { device });
+    const source = pinValueTree(example);
+    const sync = () => stream.synchronize();
+    const figures = {};
+    for (const b of [1, 16, 100, Math.round(20000 / leaves)]) figures[`burst${b}`] = host(() => buffer.copyFrom(source, { stream }), b, b >= 1000 ? 10 : 100, sync);
+    figures.gpuPerCall = gpu(stream, () => buffer.copyFrom(source, { stream }), 100, 20);
+    line(`copyFrom ${leaves} leaves`, figures);
+    buffer.close();
+  }
+  const src = Tensor.fromArray(new Float32Array(256), { pinMemory: true });
+  const dst = Tensor.empty([256], { dtype: 'float32', device });
+  line('Tensor.copy_ 1 KiB pinned->cuda nonBlocking', {
+    burst1: host(() => withStream(stream, () => dst.copy_(src, { nonBlocking: true })), 1, 500, () => stream.synchronize()),
+    burst16: host(() => withStream(stream, () => dst.copy_(src, { nonBlocking: true })), 16, 100, () => stream.synchronize()),
+    gpuPerCall: gpu(stream, () => withStream(stream, () => dst.copy_(src, { nonBlocking: true })), 100, 20),
+  });
+  const ev = new Event();
+  line('stream.waitEvent', { burst16: host(() => stream.waitEvent(ev), 16, 100, () => stream.synchronize()) });
+}
+
+function replayProbe() {
+  console.log('== CudaGraphProgram.replay, 16 leaves [4,64] uint64, 15 addMod (host µs per call)');
+  const PRIMES = [(1n << 60n) - 93n, (1n << 40n) - 87n, (1n << 61n) - 1n, 97n];
+  const moduli = modulusTable(PRIMES, { device });
+  const limbs = () => Tensor.fromArray(new BigUint64Array(256).map((_, i) => BigInt(i)), { shape: [4, 64], device });
+  const mk = () => Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`leaf${i}`, limbs()]));
+  const sumAll = (inputs) => {
+    const values = Object.values(inputs);
+    let acc = addMod(values[0], values[1], moduli);
+    for (let i = 2; i < values.length; i += 1) {
+      const next = addMod(acc, values[i], moduli);
+      acc.dispose();
+      acc = next;
+    }
+    return acc;
+  };
+  const example = mk();
+  const source = mk();
+  const program = CudaGraphProgram.capture(sumAll, { exampleInputs: [example] });
+  const stream = new Stream(device);
+  const sync = () => stream.synchronize();
+  const on = (fn) => () => withStream(stream, fn);
+  const figures = {};
+  for (const b of [1, 10, 100]) figures[`burst${b}`] = host(on(() => program.replay([source])), b, 100, sync);
+  figures.gpuPerCall = gpu(stream, on(() => program.replay([source])), 50, 20);
+  line('replay([16 leaves])', figures);
+  const f2 = {};
+  for (const b of [1, 10, 100]) f2[`burst${b}`] = host(on(() => program.copyInputsFrom([source])), b, 100, sync);
+  line('copyInputsFrom([16 leaves])', f2);
+  program.replay([source]);
+  const f3 = {};
+  for (const b of [1, 10, 100]) f3[`burst${b}`] = host(on(() => program.replayPrepared()), b, 100, sync);
+  f3.gpuPerCall = gpu(stream, on(() => program.replayPrepared()), 50, 20);
+  line('replayPrepared()', f3);
+  line('cudaGraph.replay (raw)', { burst10: host(() => program.cudaGraph.replay(stream), 10, 100, sync) });
+  program.close();
+}
+
+if (mode === 'loop') {
+  // A long loop of one piece, for node --cpu-prof.
+  const n = Number(loopCount);
+  let fn;
+  if (loopWhat === 'add' || loopWhat === 'multiplyPlain') {
+    const engine = CkksEngine.create({ preset: 'n14-l7', device, seed: 'host-probe' });
+    const keys = engine.generateKeys({ rotations: [1] });
+    const pt = engine.encode(Float64Array.from({ length: engine.slots }, (_, i) => Math.sin(i) / 2));
+    const a = engine.encrypt(pt, keys.publicKey);
+    const b = engine.encrypt(pt, keys.publicKey);
+    fn = loopWhat === 'add' ? () => engine.add(a, b).dispose() : () => engine.multiplyPlain(a, pt).dispose();
+  } else if (loopWhat === 'copy1' || loopWhat === 'copy16') {
+    const example = tree(loopWhat === 'copy1' ? 1 : 16);
+    const buffer = ReusableValueBuffer.like(example, { device });
+    const source = pinValueTree(example);
+    const stream = new Stream(device);
+    fn = () => buffer.copyFrom(source, { stream });
+  } else if (loopWhat === 'replay') {
+    const moduli = modulusTable([(1n << 60n) - 93n, (1n << 40n) - 87n, (1n << 61n) - 1n, 97n], { device });
+    const mk = () => Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`leaf${i}`, Tensor.fromArray(new BigUint64Array(256).fill(BigInt(i)), { shape: [4, 64], device })]));
+    const sumAll = (inputs) => Object.values(inputs).slice(1).reduce((acc, t) => addMod(acc, t, moduli), Object.values(inputs)[0]);
+    const program = CudaGraphProgram.capture(sumAll, { exampleInputs: [mk()] });
+    const source = mk();
+    fn = () => program.replay([source]);
+  } else {
+    console.error(`unknown loop ${loopWhat}`);
+    process.exit(2);
+  }
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i += 1) {
+    fn();
+    if (i % 16 === 15) cuda.synchronize();
+  }
+  cuda.synchronize();
+  console.log(`loop ${loopWhat}: ${(Number(process.hrtime.bigint() - t0) / 1000 / n).toFixed(2)} µs per call incl. syncs`);
+} else {
+  if (mode === 'engine' || mode === 'all') engineProbe();
+  if (mode === 'copy' || mode === 'all') copyProbe();
+  if (mode === 'replay' || mode === 'all') replayProbe();
+}
