@@ -34,7 +34,8 @@ function median(xs) {
 /** Median host µs per call over `samples` bursts of `burst` calls; `settle` runs between bursts. */
 function host(fn, burst, samples = 200, settle = () => cuda.synchronize()) {
   const out = [];
-  for (let i = 0; i < 3; i += 1) {
+  // Warm up with enough calls for the JIT (a few bursts of one call would time interpreted code).
+  for (let done = 0; done < Math.max(3 * burst, 2000); done += burst) {
     for (let j = 0; j < burst; j += 1) fn();
     settle();
   }
