@@ -11,7 +11,6 @@
 // encrypt (public key, including host sampling and upload), decrypt (to a plaintext, no decode).
 // Beside each median: the reference figure of DESIGN.md (Phantom on an H200 for CUDA, node-seal
 // 6.0.3 on the 2-core development machine for the CPU) and ratio = ours / reference (< 1 is faster).
-import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +19,8 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ckks = await import(path.join(here, '..', 'dist', 'index.js'));
 const native = await import('@fhelium/cuda-native');
+const { benchProgress, gitCommit, median } = await import('@fhelium/cuda-native/bench');
+const log = benchProgress('ckks.bench');
 const { CkksEngine } = ckks;
 const { cuda, cpuThreads, Event, Stream, nativeInfo } = native;
 
@@ -39,23 +40,8 @@ const NODE_SEAL_CPU_US = {
   'n15-l15': { multiplyRelinearize: 312829, rotate: 288963, rescale: 40331, add: 1117, multiplyPlain: 9533, encrypt: 81373, decrypt: null },
 };
 
-function log(message) {
-  process.stderr.write(`[ckks.bench] ${message}\n`);
-}
 
-function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
-function commit() {
-  try {
-    return execSync('git rev-parse HEAD', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-  } catch {
-    return process.env.FHELIUM_COMMIT ?? 'unknown';
-  }
-}
 
 const useCuda = !forceCpu && cuda.isAvailable();
 const device = useCuda ? 'cuda:0' : 'cpu';
@@ -128,7 +114,7 @@ function benchPreset(preset) {
 const report = {
   benchmark: '@fhelium/ckks',
   date: new Date().toISOString(),
-  commit: commit(),
+  commit: gitCommit(here),
   device,
   gpu: useCuda ? cuda.deviceName() : null,
   // True for the host-faked CUDA test build: its figures are not a GPU's.

@@ -18,7 +18,6 @@
 // once the inputs exist, and times only the ops made of them: what is left is the host cost alone
 // (JavaScript, allocation, Node-API), without the CPU kernels that dominate the figures otherwise
 // and vary with the machine's load. Results are then garbage; they are never read.
-import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +27,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const ckks = await import(path.join(here, '..', 'dist', 'index.js'));
 const values = await import('@fhelium/ckks-values');
 const native = await import('@fhelium/cuda-native');
+const { benchProgress, gitCommit, median } = await import('@fhelium/cuda-native/bench');
+const log = benchProgress('host-overhead.bench');
 const { CkksEngine } = ckks;
 const { Ciphertext } = values;
 const { addMod, subMod, mulMod, negMod, polyEvalMod, tensorProductMod } = native;
@@ -43,23 +44,8 @@ const ELEMENTWISE_OPS = ['add', 'sub', 'negate', 'addPlain', 'multiplyPlain', 'm
 const samplesPerOp = Number(process.env.BENCH_HOST_SAMPLES ?? 2000);
 const warmup = 200;
 
-function log(message) {
-  process.stderr.write(`[host-overhead.bench] ${message}\n`);
-}
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
-function commit() {
-  try {
-    return execSync('git rev-parse HEAD', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-  } catch {
-    return process.env.FHELIUM_COMMIT ?? 'unknown';
-  }
-}
 
 /**
  * µs per call of `run()` (which returns the values to release, or undefined): each call is timed
@@ -149,7 +135,7 @@ engine.dispose();
 const report = {
   benchmark: '@fhelium/ckks host overhead',
   date: new Date().toISOString(),
-  commit: commit(),
+  commit: gitCommit(here),
   device: 'cpu',
   preset,
   parameters: engine.parameters.toString(),
