@@ -6,10 +6,24 @@
 //   node packages/buffer/bench/buffer.bench.mjs [OUT.json]
 //
 // Measures, as medians over repetitions:
-// - copyFromHostCost: host time of one ReusableValueBuffer.copyFrom call (validation of the whole
-//   source, gathering leaves, enqueueing every leaf copy, event bookkeeping) for trees of 1, 16
-//   and 256 leaves of 1 KiB each: into a CPU target from CPU sources (always), and into a CUDA
-//   target from pinned sources on a dedicated stream (with CUDA). Goal: ≤ 2 µs + 0.5 µs per leaf.
+// - copyFromHostCost: ReusableValueBuffer.copyFrom for trees of 1, 16 and 256 leaves of 1 KiB
+//   each: into a CPU target from CPU sources (always), and into a CUDA target from pinned sources
+//   on a dedicated stream (with CUDA). Goal: host cost ≤ 2 µs + 0.5 µs per leaf (CUDA target).
+//   Per leaf count:
+//   - usPerCall (the headline figure): HOST cost of one call (validation of the whole source,
+//     gathering leaves, enqueueing every leaf copy, event bookkeeping). After warmupCalls calls
+//     (at least 2000 and 300 ms, in bursts, for the JIT), bursts of callsPerBurst calls are timed with the wall clock and the stream is
+//     synchronized between bursts, outside the timing: the CUDA launch queue never fills, so the
+//     host never waits for the GPU and the figure is what the calls cost the host.
+//   - gpuUsPerCall: GPU time of one call, from CUDA events around a burst of gpuCallsPerSample
+//     calls. The burst is enqueued behind a gate (pinned host-to-device copies of 64 MiB on the
+//     same stream) so that the host has enqueued all of it before the GPU starts it; gpuIsolated
+//     says whether that held in every sample (the start event had not completed when the burst
+//     was enqueued). When false the figure is bounded by the host, not the GPU.
+//   - saturatedUsPerCall: wall time per call of saturatedCallsPerRepetition calls back to back
+//     (the figure this benchmark reported as usPerCall before): the throughput of a host that
+//     never stops, max(host cost, GPU time) once the launch queue is full.
+//   CPU targets copy synchronously: gpuUsPerCall is null there.
 // - pinnedHostToDevice: throughput of copyFrom of one 64 MiB pinned leaf into a CUDA buffer,
 //   timed with CUDA events around the call on its stream. Goal: ≥ 50 GB/s.
 // CUDA sections are null when CUDA is unavailable. BENCH_SCALE (default 1) scales repetitions.
@@ -18,12 +32,20 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { ReusableValueBuffer, pinValueTree } = await import(path.join(here, '..', 'dist', 'index.js'));
-const { Tensor, Stream } = await import('@fhelium/cuda-native');
+const { Tensor, Stream, Event } = await import('@fhelium/cuda-native');
 const { benchEnvironment, benchProgress, benchScaling, eventSamplesMs, median, wallSamplesUs, writeReport } = await import('@fhelium/cuda-native/bench');
 
 const { scale, reps } = benchScaling();
 const LEAF_COUNTS = [1, 16, 256];
 const LEAF_ELEMENTS = 256; // float32: 1 KiB per leaf
+/** Calls (at least) and milliseconds (at least) before any timing, so that the JIT has optimized every path. */
+const WARMUP_CALLS = 2000;
+const WARMUP_MS = 300;
+/** Calls per timed host burst: few enough that the launch queue never fills. */
+const BURST = 16;
+/** Calls per GPU-time sample. */
+const GPU_CALLS = 64;
+const GATE_BYTES = 64 << 20;
 
 const progress = benchProgress('buffer.bench');
 
@@ -41,32 +63,110 @@ function disposeTree(tree) {
   for (const list of Object.values(tree)) for (const t of list) t.dispose();
 }
 
-/** Median µs per copyFrom call; `settle` runs between repetitions (outside the timing). */
-function hostCost(buffer, source, copyOptions, settle) {
-  const calls = Math.max(50, Math.round(20_000 / Object.values(source).flat().length));
-  for (let i = 0; i < calls; i += 1) buffer.copyFrom(source, copyOptions);
-  settle();
-  const perCall = wallSamplesUs(
-    reps(25),
+/**
+ * The gate that holds a stream while a burst is enqueued behind it: `hold(stream, us)` enqueues
+ * enough 64 MiB pinned host-to-device copies to keep the stream busy for about `us` µs (from the
+ * time one copy took when measured). Allocated on first use.
+ */
+function makeGate() {
+  let state = null;
+  return {
+    hold(stream, us) {
+      if (state === null) {
+        const source = Tensor.empty([GATE_BYTES], { dtype: 'uint8', pinMemory: true });
+        const target = Tensor.empty([GATE_BYTES], { dtype: 'uint8', device: stream.device });
+        target.copy_(source, { stream, nonBlocking: true });
+        stream.synchronize();
+        const copyUs = median(eventSamplesMs(stream, 5, () => target.copy_(source, { stream, nonBlocking: true }))) * 1000;
+        state = { source, target, copyUs };
+      }
+      const copies = Math.min(64, Math.max(1, Math.ceil(us / state.copyUs)));
+      for (let i = 0; i < copies; i += 1) state.target.copy_(state.source, { stream, nonBlocking: true });
+    },
+    dispose() {
+      if (state === null) return;
+      state.source.dispose();
+      state.target.dispose();
+    },
+  };
+}
+
+/**
+ * Host, GPU and saturated figures of `call` (see the header comment). `settle` drains the work
+ * (outside the timing); `stream` is the copy stream (null for CPU targets).
+ */
+function measure(call, settle, stream, gate, leaves) {
+  const warmupEnd = performance.now() + WARMUP_MS;
+  let warmupCalls = 0;
+  while (warmupCalls < WARMUP_CALLS || performance.now() < warmupEnd) {
+    for (let i = 0; i < BURST; i += 1) call();
+    settle();
+    warmupCalls += BURST;
+  }
+  const hostSamples = wallSamplesUs(
+    reps(200),
     () => {
-      for (let i = 0; i < calls; i += 1) buffer.copyFrom(source, copyOptions);
+      for (let i = 0; i < BURST; i += 1) call();
     },
     settle,
-  ).map((us) => us / calls);
-  return { callsPerRepetition: calls, repetitions: perCall.length, usPerCall: median(perCall) };
+  ).map((us) => us / BURST);
+  const usPerCall = median(hostSamples);
+
+  const saturatedCalls = Math.max(50, Math.round(20_000 / leaves));
+  const saturated = wallSamplesUs(
+    reps(5),
+    () => {
+      for (let i = 0; i < saturatedCalls; i += 1) call();
+    },
+    settle,
+  ).map((us) => us / saturatedCalls);
+
+  let gpu = null;
+  if (stream !== null) {
+    const start = new Event();
+    const end = new Event();
+    const samples = [];
+    let isolated = true;
+    for (let r = 0; r < reps(10); r += 1) {
+      // Twice the host time of the burst, so the GPU reaches `start` only after it is enqueued.
+      gate.hold(stream, 2 * GPU_CALLS * usPerCall + 200);
+      start.record(stream);
+      for (let i = 0; i < GPU_CALLS; i += 1) call();
+      if (start.query()) isolated = false;
+      end.record(stream);
+      end.synchronize();
+      samples.push((start.elapsedMs(end) * 1000) / GPU_CALLS);
+    }
+    start.dispose();
+    end.dispose();
+    gpu = { usPerCall: median(samples), isolated };
+  }
+  return {
+    usPerCall,
+    warmupCalls,
+    callsPerBurst: BURST,
+    bursts: hostSamples.length,
+    gpuUsPerCall: gpu === null ? null : gpu.usPerCall,
+    gpuIsolated: gpu === null ? null : gpu.isolated,
+    gpuCallsPerSample: gpu === null ? null : GPU_CALLS,
+    saturatedUsPerCall: median(saturated),
+    saturatedCallsPerRepetition: saturatedCalls,
+  };
 }
 
 function benchHostCost(target) {
   const result = {};
+  const gate = makeGate();
   for (const leaves of LEAF_COUNTS) {
     const example = makeTree(leaves);
     const buffer = ReusableValueBuffer.like(example, { device: target });
     if (target === 'cpu') {
-      result[leaves] = hostCost(buffer, example, undefined, () => {});
+      result[leaves] = measure(() => buffer.copyFrom(example), () => {}, null, null, leaves);
     } else {
       const source = pinValueTree(example);
       const stream = new Stream(target);
-      result[leaves] = hostCost(buffer, source, { stream }, () => stream.synchronize());
+      const options = { stream };
+      result[leaves] = measure(() => buffer.copyFrom(source, options), () => stream.synchronize(), stream, gate, leaves);
       stream.dispose();
       disposeTree(source);
     }
@@ -74,6 +174,7 @@ function benchHostCost(target) {
     buffer.close();
     disposeTree(example);
   }
+  gate.dispose();
   return result;
 }
 
@@ -107,7 +208,7 @@ const report = {
     cudaTargetFromPinned: available ? progress('copyFrom host cost, CUDA target from pinned sources', () => benchHostCost('cuda')) : null,
   },
   pinnedHostToDevice: available ? progress('64 MiB pinned host-to-device through copyFrom', benchThroughput) : null,
-  goals: { copyFromUs: '2 + 0.5 per leaf (CUDA target)', pinnedHostToDeviceGbPerSecond: 50 },
+  goals: { copyFromUs: '2 + 0.5 per leaf (host cost, usPerCall, CUDA target)', pinnedHostToDeviceGbPerSecond: 50 },
 };
 
 const written = writeReport(report);

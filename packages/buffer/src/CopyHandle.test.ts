@@ -49,9 +49,8 @@ describe('CopyHandle ownership of submitted tensors (with a stand-in for the CUD
   const submit = (event: Event, recycle?: (event: Event) => void): { handle: CopyHandle; ref: WeakRef<Tensor> } => {
     const sources = [Tensor.empty([1024])];
     const handle = createCopyHandle({ event, device: 'cuda:0', bytesCopied: 4096, sources, stream: null, owner: {}, recycle });
-    const ref = new WeakRef(sources[0]!);
-    sources.length = 0;
-    return { handle, ref };
+    // The handle holds the only reference to `sources` from here on.
+    return { handle, ref: new WeakRef(sources[0]!) };
   };
 
   it('keeps the sources until done() observes completion, then releases them', async () => {

@@ -17,7 +17,10 @@ export interface CopyHandleInit {
   readonly device: string;
   /** Logical payload bytes submitted. */
   readonly bytesCopied: number;
-  /** The exact submitted source leaves, kept until completion (ignored when `event` is null). */
+  /**
+   * The exact submitted source leaves, kept until completion (ignored when `event` is null). The
+   * handle keeps this array itself: the creator passes one it never touches again.
+   */
   readonly sources: readonly Tensor[];
   /** The stream the copies were enqueued on, or `null` for a CPU copy. */
   readonly stream: Stream | null;
@@ -35,6 +38,7 @@ let create: (init: CopyHandleInit) => CopyHandle;
 let ownerOf: (handle: CopyHandle) => object;
 let streamOf: (handle: CopyHandle) => Stream | null;
 let eventOf: (handle: CopyHandle) => Event | null;
+let completeOf: (handle: CopyHandle) => void;
 
 /**
  * A future-like handle for one copy enqueued by `ReusableValueBuffer.copyFrom`. It is returned by
@@ -71,6 +75,9 @@ export class CopyHandle {
     ownerOf = (handle) => handle.#owner;
     streamOf = (handle) => handle.#stream;
     eventOf = (handle) => handle.#event;
+    completeOf = (handle) => {
+      if (handle.#sources !== null) handle.#complete();
+    };
   }
 
   /**
@@ -86,8 +93,7 @@ export class CopyHandle {
     this.#cuda = init.event !== null;
     this.device = init.device;
     this.bytesCopied = init.bytesCopied;
-    // Its own array: whatever the creator later does with the one it passed cannot release them.
-    this.#sources = init.event === null ? null : init.sources.slice();
+    this.#sources = init.event === null ? null : init.sources;
     this.#stream = init.stream;
     this.#owner = init.owner;
     this.#recycle = init.recycle;
@@ -205,4 +211,14 @@ export function copyHandleEvent(handle: CopyHandle): Event | null {
 /** The stream a handle's copies were enqueued on (`null` for CPU copies). @internal */
 export function copyHandleStream(handle: CopyHandle): Stream | null {
   return streamOf(handle);
+}
+
+/**
+ * Marks a CUDA copy complete without querying its event, because the caller observed the
+ * completion of a later copy on the same stream (work on one stream completes in order): releases
+ * the sources and hands the event back as `done()` would. No effect on a completed handle.
+ * @internal
+ */
+export function completeCopyHandle(handle: CopyHandle): void {
+  completeOf(handle);
 }

@@ -1,11 +1,11 @@
 import { addMod, cuda, Event, modulusTable, Stream, Tensor, withStream } from '@fhelium/cuda-native';
 import { describeCuda } from '@fhelium/cuda-native/testing';
 import { ExecutionInputError, ValueTreeSignature } from '@fhelium/signature';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 
 import { CopyHandle, copyHandleEvent } from './CopyHandle.js';
 import { pinValueTree } from './pinValueTree.js';
-import { ReusableValueBuffer } from './ReusableValueBuffer.js';
+import { PRUNE_AT, ReusableValueBuffer } from './ReusableValueBuffer.js';
 import { collectGarbage, TestCiphertext } from './testing/fakeExactValue.js';
 
 const DEVICE = 'cuda:0';
@@ -280,15 +280,19 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     expect(first.ref.deref() === undefined).toBe(true);
     expect(allEqual(buffer.value[0]!, 3)).toBe(true);
 
-    // Dropping the handle too: the buffer keeps it until it observes completion.
+    // Dropping the handle too: the buffer keeps it until it observes completion, which it looks
+    // for once PRUNE_AT copies are in flight.
     let ref = (() => submit().ref)();
     await collectGarbage();
     expect(ref.deref() !== undefined).toBe(true);
     expect(buffer._inFlightCount).toBeGreaterThan(0);
     cuda.synchronize(DEVICE);
-    buffer.copyFrom([bytes(4, 64 * MiB, 'cuda')]).synchronize();
+    const next = [bytes(4, 64 * MiB, 'cuda')];
+    for (let i = 0; i < PRUNE_AT; i += 1) buffer.copyFrom(next);
+    expect(buffer._inFlightCount).toBeLessThanOrEqual(PRUNE_AT);
     await collectGarbage();
     expect(ref.deref() === undefined).toBe(true);
+    cuda.synchronize(DEVICE);
 
     // close() waits for outstanding copies and releases their sources.
     ref = (() => submit().ref)();
@@ -296,6 +300,50 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     closing.close();
     await collectGarbage();
     expect(ref.deref() === undefined).toBe(true);
+  });
+
+  it('queries completion once per PRUNE_AT copies while the GPU keeps up, and releases finished copies', () => {
+    using buffer = ReusableValueBuffer.like([bytes(0, 1024, 'cuda')]);
+    const source = [bytes(7, 1024, 'pinned')];
+    const query = vi.spyOn(Event.prototype, 'query');
+    try {
+      for (let i = 0; i < 4 * PRUNE_AT; i += 1) {
+        const handle = buffer.copyFrom(source);
+        handle.synchronize();
+        expect(buffer._inFlightCount).toBeLessThanOrEqual(PRUNE_AT);
+      }
+      // Every handle was synchronized: pruning finds them complete without a query.
+      expect(query).not.toHaveBeenCalled();
+      const kept: CopyHandle[] = [];
+      for (let i = 0; i < 4 * PRUNE_AT; i += 1) {
+        kept.push(buffer.copyFrom(source));
+        cuda.synchronize(DEVICE);
+      }
+      // One query of the newest copy per pruning: all copies ran on one stream.
+      expect(query.mock.calls.length).toBeLessThanOrEqual(4);
+      // Observed complete by the buffer (toString does not query).
+      expect(kept.slice(0, 3 * PRUNE_AT).every((handle) => handle.toString().endsWith(', complete)'))).toBe(true);
+      expect(kept.every((handle) => handle.done())).toBe(true);
+      expect(allEqual(buffer.value[0]!, 7)).toBe(true);
+    } finally {
+      query.mockRestore();
+    }
+  });
+
+  it('prunes copies on several streams oldest first, up to the first unfinished one', () => {
+    using buffer = ReusableValueBuffer.like([bytes(0, 1024, 'cuda')]);
+    const source = [bytes(9, 1024, 'pinned')];
+    const streams = [new Stream(DEVICE), new Stream(DEVICE)];
+    const handles: CopyHandle[] = [];
+    for (let i = 0; i < 2 * PRUNE_AT; i += 1) {
+      handles.push(buffer.copyFrom(source, { stream: streams[i % 2] }));
+      cuda.synchronize(DEVICE);
+    }
+    expect(buffer._inFlightCount).toBeLessThanOrEqual(PRUNE_AT);
+    expect(handles.slice(0, PRUNE_AT).every((handle) => handle.toString().endsWith(', complete)'))).toBe(true);
+    buffer.close();
+    expect(handles.every((handle) => handle.done())).toBe(true);
+    for (const s of streams) s.dispose();
   });
 
   it('close waits for outstanding copies', () => {

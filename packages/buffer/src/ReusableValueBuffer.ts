@@ -5,7 +5,7 @@
 import { cuda, CudaUnavailableError, Event, Stream, Tensor, TensorCopyBatch, type DeviceLike } from '@fhelium/cuda-native';
 import { ExecutionError, ExecutionInputError, ValueTreeSignature } from '@fhelium/signature';
 
-import { copyHandleEvent, copyHandleOwner, copyHandleStream, createCopyHandle, CopyHandle } from './CopyHandle.js';
+import { completeCopyHandle, copyHandleEvent, copyHandleOwner, copyHandleStream, createCopyHandle, CopyHandle } from './CopyHandle.js';
 import { parseCopyOptions, type CopyFromOptions } from './copyOptions.js';
 import { describeGiven } from './describeGiven.js';
 import { emptyWithLayout } from './emptyWithLayout.js';
@@ -27,6 +27,13 @@ export interface LikeOptions {
 const constructing = Symbol('ReusableValueBuffer.constructing');
 /** Spare completion events kept for later copies (more are disposed). */
 const SPARE_EVENTS = 8;
+/**
+ * In-flight copies a buffer lets accumulate before it looks for finished ones: an event query
+ * costs about as much host time as a copy's launch, so the buffer queries once per this many
+ * copies (while the GPU keeps up) instead of once per copy. Not above {@link SPARE_EVENTS}, so
+ * that the events of one pruning are all kept for the next copies. @internal
+ */
+export const PRUNE_AT = 8;
 const LIKE = 'ReusableValueBuffer.like';
 const LIKE_KEYS = new Set(['device', 'pinMemory']);
 
@@ -65,6 +72,8 @@ export class ReusableValueBuffer<T = unknown> {
   readonly #batch: TensorCopyBatch;
   /** Handles whose completion has not been observed, oldest first. */
   #inFlight: CopyHandle[] = [];
+  /** `#inFlight` length at which the next copy prunes (grows while the GPU is behind). */
+  #pruneAt = PRUNE_AT;
   /** The latest handle per copy stream, for ordering a copy after earlier ones on other streams. */
   #latestByStream = new Map<Stream, CopyHandle>();
   /**
@@ -342,11 +351,38 @@ export class ReusableValueBuffer<T = unknown> {
     return this.#root;
   }
 
-  /** Drops handles observed complete, oldest first; copies on one stream complete in order. */
+  /**
+   * Drops handles observed complete once {@link PRUNE_AT} (or, while the GPU is behind, twice the
+   * handles left last time) are in flight, so that event queries cost amortized O(1) per copy.
+   * Work on one stream completes in order: when every in-flight copy ran on one stream, the
+   * newest one's completion completes all of them (one query), and otherwise the finished ones
+   * are a prefix found by binary search. Copies on several streams are checked oldest first, up
+   * to the first unfinished one.
+   */
   #prune(): void {
+    const inFlight = this.#inFlight;
+    const count = inFlight.length;
+    if (count < this.#pruneAt) return;
+    const stream = copyHandleStream(inFlight[0] as CopyHandle);
+    let oneStream = true;
+    for (let i = 1; i < count && oneStream; i += 1) oneStream = copyHandleStream(inFlight[i] as CopyHandle) === stream;
     let done = 0;
-    while (done < this.#inFlight.length && (this.#inFlight[done] as CopyHandle).done()) done += 1;
-    if (done > 0) this.#inFlight.splice(0, done);
+    if (!oneStream) {
+      while (done < count && (inFlight[done] as CopyHandle).done()) done += 1;
+    } else if ((inFlight[count - 1] as CopyHandle).done()) {
+      done = count;
+    } else {
+      // The newest has not finished: the finished ones are inFlight[0, done).
+      let high = count - 1;
+      while (done < high) {
+        const middle = (done + high) >> 1;
+        if ((inFlight[middle] as CopyHandle).done()) done = middle + 1;
+        else high = middle;
+      }
+    }
+    if (oneStream) for (let i = 0; i < done; i += 1) completeCopyHandle(inFlight[i] as CopyHandle);
+    if (done > 0) inFlight.splice(0, done);
+    this.#pruneAt = Math.max(PRUNE_AT, 2 * inFlight.length);
   }
 
   /** Handles kept because their completion has not been observed yet (for tests). @internal */

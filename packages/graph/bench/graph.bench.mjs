@@ -6,10 +6,22 @@
 //   node packages/graph/bench/graph.bench.mjs [OUT.json]
 //
 // Sections (null when CUDA, or @fhelium/ckks for the CKKS ones, is unavailable):
-// - replayHostOverhead: host time of one replay() for a record of 16 uint64 tensor leaves (input
-//   validation, payload copy enqueue, graph launch, event bookkeeping), median over repetitions of
-//   bursts short enough that the GPU never throttles the host. Goal: ≤ 20 µs. Also copyInputsFrom
-//   and replayPrepared alone, and the same function called eagerly.
+// - replayHostOverhead: replay([inputs]) for a record of 16 uint64 tensor leaves and a graph of 15
+//   small kernels; also copyInputsFrom and replayPrepared alone, and the same function eagerly.
+//   - replayUs, copyInputsFromUs, replayPreparedUs, eagerCallUs (the headline figures): HOST time
+//     of one call (input validation, payload copy enqueue, graph launch, event bookkeeping). After
+//     warmupCalls calls (at least 2000 and 300 ms, in bursts, for the JIT), bursts of
+//     callsPerBurst calls are timed with the wall clock and the stream is synchronized between
+//     bursts, outside the timing: the launch queue never fills, so the host never waits for the
+//     GPU. Goal: replayUs ≤ 20.
+//   - gpuUsPerCall.{replay, copyInputsFrom, replayPrepared, eagerCall}: GPU time of one call, from
+//     CUDA events around gpuCallsPerSample calls enqueued behind a gate (64 MiB pinned copies on
+//     the same stream) so that the host has enqueued them all before the GPU starts;
+//     gpuIsolated.<name> says whether that held in every sample (when false, the figure is
+//     bounded by the host).
+//   - saturatedUsPerCall.<name>: wall time per call of saturatedCallsPerRepetition calls back to
+//     back: max(host, GPU) once the launch queue is full (what replayUs measured before, with
+//     bursts of 100).
 // - pipelinedOverlap: 16 MiB of pinned input per round, copied with copyInputsFrom on a transfer
 //   stream while the previous round replays on a compute stream (two programs alternate, so a copy
 //   never waits for the replay it would overwrite), the graph sized so that replay ≈ copy time.
@@ -58,6 +70,95 @@ function eventMs(stream, calls, repetitions, fn) {
   return median(samples.map((ms) => ms / calls));
 }
 
+/** Calls (at least) and milliseconds (at least) before any timing, so that the JIT has optimized every path. */
+const WARMUP_CALLS = 2000;
+const WARMUP_MS = 300;
+/** Calls per timed host burst: few enough that the launch queue never fills. */
+const BURST = 16;
+/** Calls per GPU-time sample. */
+const GPU_CALLS = 64;
+const GATE_BYTES = 64 << 20;
+
+/**
+ * Host, GPU and saturated figures of `call`, which enqueues on `stream` (see the header comment):
+ * host µs per call over short bursts with the stream drained between them; GPU µs per call from
+ * events around a burst enqueued behind a gate of pinned copies (`isolated`: the host had enqueued
+ * every sample's burst before the GPU reached it); wall µs per call back to back.
+ */
+function callFigures(stream, call, gate) {
+  const run = () => withStream(stream, call);
+  const settle = () => stream.synchronize();
+  const warmupEnd = performance.now() + WARMUP_MS;
+  let warmupCalls = 0;
+  while (warmupCalls < WARMUP_CALLS || performance.now() < warmupEnd) {
+    for (let i = 0; i < BURST; i += 1) run();
+    settle();
+    warmupCalls += BURST;
+  }
+  const hostUs = median(
+    wallSamplesUs(
+      reps(200),
+      () => {
+        for (let i = 0; i < BURST; i += 1) run();
+      },
+      settle,
+    ).map((us) => us / BURST),
+  );
+  const saturatedCalls = 1000;
+  const saturatedUs = median(
+    wallSamplesUs(
+      reps(5),
+      () => {
+        for (let i = 0; i < saturatedCalls; i += 1) run();
+      },
+      settle,
+    ).map((us) => us / saturatedCalls),
+  );
+  const start = new Event();
+  const end = new Event();
+  const gpuSamples = [];
+  let isolated = true;
+  for (let r = 0; r < reps(10); r += 1) {
+    gate.hold(stream, 2 * GPU_CALLS * hostUs + 200);
+    start.record(stream);
+    for (let i = 0; i < GPU_CALLS; i += 1) run();
+    if (start.query()) isolated = false;
+    end.record(stream);
+    end.synchronize();
+    gpuSamples.push((start.elapsedMs(end) * 1000) / GPU_CALLS);
+  }
+  start.dispose();
+  end.dispose();
+  return { hostUs, warmupCalls, gpuUs: median(gpuSamples), isolated, saturatedUs, saturatedCalls };
+}
+
+/**
+ * Holds a stream while a burst is enqueued behind it: `hold(stream, us)` enqueues enough 64 MiB
+ * pinned host-to-device copies to keep the stream busy for about `us` µs. Allocated on first use.
+ */
+function makeGate() {
+  let state = null;
+  return {
+    hold(stream, us) {
+      if (state === null) {
+        const source = Tensor.empty([GATE_BYTES], { dtype: 'uint8', pinMemory: true });
+        const target = Tensor.empty([GATE_BYTES], { dtype: 'uint8', device: stream.device });
+        target.copy_(source, { stream, nonBlocking: true });
+        stream.synchronize();
+        const copyUs = median(eventSamplesMs(stream, 5, () => target.copy_(source, { stream, nonBlocking: true }))) * 1000;
+        state = { source, target, copyUs };
+      }
+      const copies = Math.min(64, Math.max(1, Math.ceil(us / state.copyUs)));
+      for (let i = 0; i < copies; i += 1) state.target.copy_(state.source, { stream, nonBlocking: true });
+    },
+    dispose() {
+      if (state === null) return;
+      state.source.dispose();
+      state.target.dispose();
+    },
+  };
+}
+
 function replayHostOverhead() {
   progress('replay() host overhead, 16 leaves');
   const device = 'cuda:0';
@@ -78,28 +179,34 @@ function replayHostOverhead() {
   const source = tree();
   const program = CudaGraphProgram.capture(sumAll, { exampleInputs: [example] });
   const stream = new Stream(device);
-  const burst = 100;
-  const measure = (fn) => {
-    const bursts = () =>
-      withStream(stream, () => {
-        for (let i = 0; i < burst; i += 1) fn();
-      });
-    bursts();
-    stream.synchronize();
-    const perBurst = wallSamplesUs(reps(50), bursts, () => stream.synchronize());
-    return median(perBurst.map((us) => us / burst));
+  const gate = makeGate();
+  const inputs = [source];
+  const figures = {
+    replay: callFigures(stream, () => program.replay(inputs), gate),
+    copyInputsFrom: callFigures(stream, () => program.copyInputsFrom(inputs), gate),
   };
+  // The copies above leave one pending: replay() consumes it, then the payload is replayed again.
+  withStream(stream, () => program.replay(inputs));
+  figures.replayPrepared = callFigures(stream, () => program.replayPrepared(), gate);
+  figures.eagerCall = callFigures(stream, () => sumAll(source).dispose(), gate);
+  const pick = (field) => Object.fromEntries(Object.entries(figures).map(([name, f]) => [name, f[field]]));
   const result = {
     leaves,
-    callsPerBurst: burst,
-    replayUs: measure(() => program.replay([source])),
-    copyInputsFromUs: measure(() => program.copyInputsFrom([source])),
-    // The copies above leave one pending: replay() consumes it, then the payload is replayed again.
-    replayPreparedUs: (program.replay([source]), measure(() => program.replayPrepared())),
-    eagerCallUs: measure(() => sumAll(source).dispose()),
+    callsPerBurst: BURST,
+    warmupCalls: pick('warmupCalls'),
+    replayUs: figures.replay.hostUs,
+    copyInputsFromUs: figures.copyInputsFrom.hostUs,
+    replayPreparedUs: figures.replayPrepared.hostUs,
+    eagerCallUs: figures.eagerCall.hostUs,
     goalReplayUs: 20,
+    gpuUsPerCall: pick('gpuUs'),
+    gpuIsolated: pick('isolated'),
+    gpuCallsPerSample: GPU_CALLS,
+    saturatedUsPerCall: pick('saturatedUs'),
+    saturatedCallsPerRepetition: 1000,
   };
   program.close();
+  gate.dispose();
   stream.dispose();
   for (const t of [...Object.values(example), ...Object.values(source), moduli]) t.dispose();
   return result;
