@@ -15,6 +15,8 @@ namespace fhelium::cuda {
 namespace {
 
 constexpr uint32_t kThreads = 256;
+// Digits whose loads one thread issues together (see the loop).
+constexpr uint32_t kDigitsAhead = 4;
 
 __global__ void __launch_bounds__(kThreads)
     keyswitch_kernel(const uint64_t* __restrict__ digits, uint32_t num_digits, uint32_t limbs,
@@ -36,13 +38,40 @@ __global__ void __launch_bounds__(kThreads)
   // With (num_digits + 1) * q <= 2^64 the sums (and out's residue) stay below 2^64 * q: no
   // folding, one reduction.
   const bool single = fits_single_reduction(num_digits + (accumulate ? 1u : 0u), m.value);
+  const std::size_t digit_step = static_cast<std::size_t>(limbs) << log_n;
+  const std::size_t key_step = 2 * key_comp;
   uint32_t terms = 0;
-  for (uint32_t j = 0; j < num_digits; ++j) {
+  // The same products in the same order as one digit at a time (so the result is bit-identical),
+  // but the loads of kDigitsAhead digits are issued before any of them is used: with one digit per
+  // iteration each thread waited on a load per digit, and the kernel ran at ~1 TB/s (H200).
+  uint32_t j = 0;
+  for (; j + kDigitsAhead <= num_digits; j += kDigitsAhead) {
+    uint64_t dv[kDigitsAhead], k0[kDigitsAhead], k1[kDigitsAhead];
+#pragma unroll
+    for (uint32_t u = 0; u < kDigitsAhead; ++u) {
+      dv[u] = __ldg(d + u * digit_step);
+      k0[u] = __ldg(key + u * key_step);
+      k1[u] = __ldg(key + u * key_step + key_comp);
+    }
+#pragma unroll
+    for (uint32_t u = 0; u < kDigitsAhead; ++u) {
+      acc_mul_add(acc0, dv[u], k0[u]);
+      acc_mul_add(acc1, dv[u], k1[u]);
+      if (!single && ++terms == kFoldTerms) {
+        acc0 = Acc128{acc_reduce(acc0, m), 0};
+        acc1 = Acc128{acc_reduce(acc1, m), 0};
+        terms = 0;
+      }
+    }
+    d += kDigitsAhead * digit_step;
+    key += kDigitsAhead * key_step;
+  }
+  for (; j < num_digits; ++j) {
     const uint64_t dj = __ldg(d);
     acc_mul_add(acc0, dj, __ldg(key));
     acc_mul_add(acc1, dj, __ldg(key + key_comp));
-    d += static_cast<std::size_t>(limbs) << log_n;
-    key += 2 * key_comp;
+    d += digit_step;
+    key += key_step;
     if (!single && ++terms == kFoldTerms) {
       acc0 = Acc128{acc_reduce(acc0, m), 0};
       acc1 = Acc128{acc_reduce(acc1, m), 0};
