@@ -169,3 +169,15 @@ inline cudaStream_t cuda_stream(int dev) { return static_cast<cudaStream_t>(devi
 #else
 #define FHELIUM_CUDA_ONLY(expr) ::fhelium::binding::cuda_not_built()
 #endif
+
+// Runs kernel `fn` with these arguments on device `dev`: cpu::fn(args...) for the CPU (-1),
+// else cuda::fn(device_stream(dev), args...) on the current stream of CUDA device `dev` (in a
+// CPU-only build, Error(CudaUnavailable)). The one dispatch every kernel binding shares.
+#define FHELIUM_RUN_ON(dev, fn, ...)                                                   \
+  do {                                                                                 \
+    if ((dev) == ::fhelium::kCpuDevice) {                                              \
+      ::fhelium::cpu::fn(__VA_ARGS__);                                                 \
+    } else {                                                                           \
+      FHELIUM_CUDA_ONLY(::fhelium::cuda::fn(::fhelium::binding::device_stream(dev), __VA_ARGS__)); \
+    }                                                                                  \
+  } while (false)

@@ -15,40 +15,44 @@ namespace {
 // addMod / subMod / mulMod(device, out, a, b, bCount, bBatchStride, moduli, batch, limbs, n): b is
 // read per batch element of a (common/modarith_operand.h): bBatchStride words apart, 0 to
 // broadcast, zero from element bCount on.
-template <void (*Cpu)(uint64_t*, const uint64_t*, BatchedOperand, const Modulus*, int64_t, int64_t, int64_t),
-          void (*Cuda)(DeviceStream, uint64_t*, const uint64_t*, BatchedOperand, const Modulus*, int64_t, int64_t,
-                       int64_t)>
-napi_value binary_op(Args& a) {
-  const int dev = a.i32(0);
-  auto* out = a.ptr<uint64_t>(1);
-  auto* x = a.ptr<const uint64_t>(2);
-  const BatchedOperand y{a.ptr<const uint64_t>(3), a.i64(4), a.i64(5)};
-  auto* moduli = a.ptr<const Modulus>(6);
-  const int64_t batch = a.i64(7), limbs = a.i64(8), n = a.i64(9);
-  if (dev == kCpuDevice) {
-    Cpu(out, x, y, moduli, batch, limbs, n);
-  } else {
-    FHELIUM_CUDA_ONLY(Cuda(device_stream(dev), out, x, y, moduli, batch, limbs, n));
-  }
+struct BinaryArgs {
+  int dev;
+  uint64_t* out;
+  const uint64_t* x;
+  BatchedOperand y;
+  const Modulus* moduli;
+  int64_t batch, limbs, n;
+
+  explicit BinaryArgs(const Args& a)
+      : dev(a.i32(0)),
+        out(a.ptr<uint64_t>(1)),
+        x(a.ptr<const uint64_t>(2)),
+        y{a.ptr<const uint64_t>(3), a.i64(4), a.i64(5)},
+        moduli(a.ptr<const Modulus>(6)),
+        batch(a.i64(7)),
+        limbs(a.i64(8)),
+        n(a.i64(9)) {}
+};
+
+napi_value add_mod(Args& a) {
+  const BinaryArgs b(a);
+  FHELIUM_RUN_ON(b.dev, add_mod, b.out, b.x, b.y, b.moduli, b.batch, b.limbs, b.n);
   return nullptr;
 }
-
-#if FHELIUM_WITH_CUDA
-#define FHELIUM_CUDA_FN(name) &cuda::name
-#else
-// Never called in a CPU-only build (FHELIUM_CUDA_ONLY throws first); keeps the templates uniform.
-void no_cuda_binary(DeviceStream, uint64_t*, const uint64_t*, BatchedOperand, const Modulus*, int64_t, int64_t,
-                    int64_t) {
-  cuda_not_built();
-}
-#define FHELIUM_CUDA_FN(name) &no_cuda_binary
-#endif
-
-napi_value add_mod(Args& a) { return binary_op<&cpu::add_mod, FHELIUM_CUDA_FN(add_mod)>(a); }
 FHELIUM_BINDING("addMod", add_mod)
-napi_value sub_mod(Args& a) { return binary_op<&cpu::sub_mod, FHELIUM_CUDA_FN(sub_mod)>(a); }
+
+napi_value sub_mod(Args& a) {
+  const BinaryArgs b(a);
+  FHELIUM_RUN_ON(b.dev, sub_mod, b.out, b.x, b.y, b.moduli, b.batch, b.limbs, b.n);
+  return nullptr;
+}
 FHELIUM_BINDING("subMod", sub_mod)
-napi_value mul_mod(Args& a) { return binary_op<&cpu::mul_mod, FHELIUM_CUDA_FN(mul_mod)>(a); }
+
+napi_value mul_mod(Args& a) {
+  const BinaryArgs b(a);
+  FHELIUM_RUN_ON(b.dev, mul_mod, b.out, b.x, b.y, b.moduli, b.batch, b.limbs, b.n);
+  return nullptr;
+}
 FHELIUM_BINDING("mulMod", mul_mod)
 
 // negMod(device, out, a, moduli, batch, limbs, n)
@@ -58,11 +62,7 @@ napi_value neg_mod(Args& a) {
   auto* x = a.ptr<const uint64_t>(2);
   auto* moduli = a.ptr<const Modulus>(3);
   const int64_t batch = a.i64(4), limbs = a.i64(5), n = a.i64(6);
-  if (dev == kCpuDevice) {
-    cpu::neg_mod(out, x, moduli, batch, limbs, n);
-  } else {
-    FHELIUM_CUDA_ONLY(cuda::neg_mod(device_stream(dev), out, x, moduli, batch, limbs, n));
-  }
+  FHELIUM_RUN_ON(dev, neg_mod, out, x, moduli, batch, limbs, n);
   return nullptr;
 }
 FHELIUM_BINDING("negMod", neg_mod)
@@ -76,11 +76,7 @@ napi_value mul_mod_shoup(Args& a) {
   auto* ws = a.ptr<const uint64_t>(4);
   auto* moduli = a.ptr<const Modulus>(5);
   const int64_t batch = a.i64(6), limbs = a.i64(7), n = a.i64(8);
-  if (dev == kCpuDevice) {
-    cpu::mul_mod_shoup(out, x, w, ws, moduli, batch, limbs, n);
-  } else {
-    FHELIUM_CUDA_ONLY(cuda::mul_mod_shoup(device_stream(dev), out, x, w, ws, moduli, batch, limbs, n));
-  }
+  FHELIUM_RUN_ON(dev, mul_mod_shoup, out, x, w, ws, moduli, batch, limbs, n);
   return nullptr;
 }
 FHELIUM_BINDING("mulModShoup", mul_mod_shoup)
@@ -103,11 +99,7 @@ napi_value poly_eval_mod(Args& a) {
   auto* x = a.ptr<const uint64_t>(4);
   auto* moduli = a.ptr<const Modulus>(5);
   const int64_t limbs = a.i64(6), n = a.i64(7);
-  if (dev == kCpuDevice) {
-    cpu::poly_eval_mod(out, coefficients, k, x, moduli, limbs, n);
-  } else {
-    FHELIUM_CUDA_ONLY(cuda::poly_eval_mod(device_stream(dev), out, coefficients, k, x, moduli, limbs, n));
-  }
+  FHELIUM_RUN_ON(dev, poly_eval_mod, out, coefficients, k, x, moduli, limbs, n);
   return nullptr;
 }
 FHELIUM_BINDING("polyEvalMod", poly_eval_mod)
@@ -120,11 +112,7 @@ napi_value tensor_product_mod(Args& a) {
   auto* y = a.ptr<const uint64_t>(3);
   auto* moduli = a.ptr<const Modulus>(4);
   const int64_t limbs = a.i64(5), n = a.i64(6);
-  if (dev == kCpuDevice) {
-    cpu::tensor_product_mod(out, x, y, moduli, limbs, n);
-  } else {
-    FHELIUM_CUDA_ONLY(cuda::tensor_product_mod(device_stream(dev), out, x, y, moduli, limbs, n));
-  }
+  FHELIUM_RUN_ON(dev, tensor_product_mod, out, x, y, moduli, limbs, n);
   return nullptr;
 }
 FHELIUM_BINDING("tensorProductMod", tensor_product_mod)

@@ -32,12 +32,7 @@ napi_value mul_accumulate_mod(Args& a) {
   const int64_t batch = a.i64(5), limbs = a.i64(6), n = a.i64(7);
   const uint64_t galois_elt = a.u64(8);
   const bool accumulate = a.boolean(9);
-  if (dev == kCpuDevice) {
-    cpu::mul_accumulate_mod(out, terms, as.length, moduli, batch, limbs, n, galois_elt, accumulate);
-  } else {
-    FHELIUM_CUDA_ONLY(cuda::mul_accumulate_mod(device_stream(dev), out, terms, as.length, moduli, batch, limbs, n,
-                                               galois_elt, accumulate));
-  }
+  FHELIUM_RUN_ON(dev, mul_accumulate_mod, out, terms, as.length, moduli, batch, limbs, n, galois_elt, accumulate);
   return nullptr;
 }
 FHELIUM_BINDING("mulAccumulateMod", mul_accumulate_mod)
