@@ -27,8 +27,8 @@ constexpr size_t kWordsPerPair = 5;
 
 // The live Storage whose handle (its address) the descriptor holds; the registry lookup makes a
 // stale or foreign word an error instead of a dereference.
-Storage* storage_at(uint64_t word, size_t pair, const char* side) {
-  Storage* s = find_storage(word);
+Storage* storage_at(const StorageLookup& live, uint64_t word, size_t pair, const char* side) {
+  Storage* s = live.find(word);
   FHELIUM_CHECK(s != nullptr, Disposed,
                 "copyTensors: pair " + std::to_string(pair) + ": the " + side +
                     " is not a live tensor storage (released already: use after dispose)");
@@ -91,20 +91,24 @@ napi_value copy_tensors(Args& a) {
   thread_local std::vector<CopyPair> requests;
 #endif
   requests.clear();
-  for (size_t i = 0; i < static_cast<size_t>(count); ++i) {
-    const uint64_t* w = words->words + i * kWordsPerPair;
-    if (w[kSrcStorage] == 0) continue;
-    const uint64_t bytes = w[kBytes];
-    Storage* dst = storage_at(w[kDstStorage], i, "destination");
-    Storage* src = storage_at(w[kSrcStorage], i, "source");
-    char* dst_address = checked_address(dst, w[kDstAddress], bytes, i, "destination");
-    char* src_address = checked_address(src, w[kSrcAddress], bytes, i, "source");
+  {
+    // One registry lock for every lookup of the batch, released before any CUDA call.
+    const StorageLookup live;
+    for (size_t i = 0; i < static_cast<size_t>(count); ++i) {
+      const uint64_t* w = words->words + i * kWordsPerPair;
+      if (w[kSrcStorage] == 0) continue;
+      const uint64_t bytes = w[kBytes];
+      Storage* dst = storage_at(live, w[kDstStorage], i, "destination");
+      Storage* src = storage_at(live, w[kSrcStorage], i, "source");
+      char* dst_address = checked_address(dst, w[kDstAddress], bytes, i, "destination");
+      char* src_address = checked_address(src, w[kSrcAddress], bytes, i, "source");
 #if FHELIUM_WITH_CUDA
-    requests.push_back(cuda::CopyRequest{mem_ref(dst, dst_address), mem_ref(src, src_address), bytes});
+      requests.push_back(cuda::CopyRequest{mem_ref(dst, dst_address), mem_ref(src, src_address), bytes});
 #else
-    if (dst->device >= 0 || src->device >= 0) cuda_not_built();
-    requests.push_back(CopyPair{dst_address, src_address, bytes});
+      if (dst->device >= 0 || src->device >= 0) cuda_not_built();
+      requests.push_back(CopyPair{dst_address, src_address, bytes});
 #endif
+    }
   }
 #if FHELIUM_WITH_CUDA
   auto* stream = a.optional_external<cuda::StreamHandle>(2, "a stream");

@@ -38,6 +38,18 @@ Storage* storage_arg(const Args& a, size_t i);
 // The live storage at `address`, or nullptr.
 Storage* find_storage(uint64_t address);
 
+// Holds the registry's lock for a batch of lookups (copyTensors checks two storages per pair):
+// one lock instead of one per lookup. Nothing may allocate or free storages while it lives.
+class StorageLookup {
+ public:
+  StorageLookup();
+  ~StorageLookup();
+  StorageLookup(const StorageLookup&) = delete;
+  StorageLookup& operator=(const StorageLookup&) = delete;
+  // The live storage at `address`, or nullptr.
+  Storage* find(uint64_t address) const;
+};
+
 // Bytes the allocator serving (device, pinned) holds from the system, cached blocks included:
 // the pageable host cache, the pinned host cache or the device's caching allocator.
 uint64_t reserved_bytes_for(int device, bool pinned);

@@ -80,6 +80,14 @@ Storage* find_storage(uint64_t address) {
   return r.live.count(s) == 1 ? s : nullptr;
 }
 
+StorageLookup::StorageLookup() { registry().mutex.lock(); }
+StorageLookup::~StorageLookup() { registry().mutex.unlock(); }
+
+Storage* StorageLookup::find(uint64_t address) const {
+  auto* s = reinterpret_cast<Storage*>(static_cast<uintptr_t>(address));
+  return registry().live.count(s) == 1 ? s : nullptr;
+}
+
 Storage* storage_arg(const Args& a, size_t i) {
   const double handle = a.f64(i);
   if (!(handle > 0 && handle < static_cast<double>(kMaxHandle)) || std::floor(handle) != handle) {
