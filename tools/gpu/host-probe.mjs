@@ -4,7 +4,7 @@
 // where it matters, so that a call whose figure is really the GPU's (a full launch queue, a
 // stream wait) can be told from one whose figure is host work.
 //
-//   node tools/gpu/host-probe.mjs [engine|copy|replay|all]          (after a build, with CUDA)
+//   node tools/gpu/host-probe.mjs [engine|copy|replay|all] [PRESET]   (after a build, with CUDA; PRESET for engine, default n14-l7)
 //   node tools/gpu/host-probe.mjs loop <add|multiplyPlain|copy1|copy16|replay> N   (for --cpu-prof)
 //
 // Burst 1 calls the piece once on an idle GPU (what a CUDA-event bench of one op sees); longer
@@ -24,6 +24,7 @@ if (!cuda.isAvailable()) {
   process.exit(2);
 }
 const [mode = 'all', loopWhat = 'add', loopCount = '50000'] = process.argv.slice(2);
+const enginePreset = mode === 'loop' ? 'n14-l7' : (process.argv[3] ?? 'n14-l7');
 const device = 'cuda:0';
 
 function median(xs) {
@@ -90,8 +91,8 @@ function bursts(name, fn, lengths = [1, 20]) {
 }
 
 function engineProbe() {
-  console.log('== engine small ops, n14-l7 (host µs per call)');
-  const engine = CkksEngine.create({ preset: 'n14-l7', device, seed: 'host-probe' });
+  console.log(`== engine small ops, ${enginePreset} (host µs per call)`);
+  const engine = CkksEngine.create({ preset: enginePreset, device, seed: 'host-probe' });
   const keys = engine.generateKeys({ rotations: [1] });
   const x = Float64Array.from({ length: engine.slots }, (_, i) => Math.sin(i) / 2);
   const pt = engine.encode(x);
@@ -104,7 +105,7 @@ function engineProbe() {
   line('nativeNoop', { burst10000: host(() => nativeNoop(), 10000, 50, () => {}) });
   line('Stream.current', { burst1000: host(() => Stream.current(device), 1000, 50, () => {}) });
   line('Event.record', { burst20: host(() => ev.record(stream), 20, 100) });
-  bursts('Tensor.empty [2,8,2^14] (dispose after burst)', () => Tensor.empty(a.data.shape, { dtype: 'uint64', device }));
+  bursts(`Tensor.empty [${a.data.shape.join(',')}] (dispose after burst)`, () => Tensor.empty(a.data.shape, { dtype: 'uint64', device }));
   line('Tensor.empty + dispose', { burst20: host(() => Tensor.empty(a.data.shape, { dtype: 'uint64', device }).dispose(), 20, 100) });
   line('addMod into out (launch only)', { burst1: host(() => addMod(a.data, b.data, moduli, { out }), 1, 500), burst20: host(() => addMod(a.data, b.data, moduli, { out }), 20, 100) });
   bursts('addMod allocating', () => addMod(a.data, b.data, moduli));
