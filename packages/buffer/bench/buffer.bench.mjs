@@ -33,7 +33,7 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { ReusableValueBuffer, pinValueTree } = await import(path.join(here, '..', 'dist', 'index.js'));
 const { Tensor, Stream, Event } = await import('@fhelium/cuda-native');
-const { benchEnvironment, benchProgress, benchScaling, eventSamplesMs, median, wallSamplesUs, writeReport } = await import('@fhelium/cuda-native/bench');
+const { benchEnvironment, benchProgress, benchScaling, eventSamplesMs, median, streamGate, wallSamplesUs, writeReport } = await import('@fhelium/cuda-native/bench');
 
 const { scale, reps } = benchScaling();
 const LEAF_COUNTS = [1, 16, 256];
@@ -61,34 +61,6 @@ function makeTree(leaves, options = {}) {
 
 function disposeTree(tree) {
   for (const list of Object.values(tree)) for (const t of list) t.dispose();
-}
-
-/**
- * The gate that holds a stream while a burst is enqueued behind it: `hold(stream, us)` enqueues
- * enough 64 MiB pinned host-to-device copies to keep the stream busy for about `us` µs (from the
- * time one copy took when measured). Allocated on first use.
- */
-function makeGate() {
-  let state = null;
-  return {
-    hold(stream, us) {
-      if (state === null) {
-        const source = Tensor.empty([GATE_BYTES], { dtype: 'uint8', pinMemory: true });
-        const target = Tensor.empty([GATE_BYTES], { dtype: 'uint8', device: stream.device });
-        target.copy_(source, { stream, nonBlocking: true });
-        stream.synchronize();
-        const copyUs = median(eventSamplesMs(stream, 5, () => target.copy_(source, { stream, nonBlocking: true }))) * 1000;
-        state = { source, target, copyUs };
-      }
-      const copies = Math.min(64, Math.max(1, Math.ceil(us / state.copyUs)));
-      for (let i = 0; i < copies; i += 1) state.target.copy_(state.source, { stream, nonBlocking: true });
-    },
-    dispose() {
-      if (state === null) return;
-      state.source.dispose();
-      state.target.dispose();
-    },
-  };
 }
 
 /**
@@ -156,7 +128,7 @@ function measure(call, settle, stream, gate, leaves) {
 
 function benchHostCost(target) {
   const result = {};
-  const gate = makeGate();
+  const gate = streamGate(GATE_BYTES);
   for (const leaves of LEAF_COUNTS) {
     const example = makeTree(leaves);
     const buffer = ReusableValueBuffer.like(example, { device: target });

@@ -4,8 +4,10 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { benchEnvironment, benchProgress, benchScaling, gitCommit, median, wallSamplesUs, writeReport } from './bench.js';
-import { cuda } from './cuda.js';
+import { benchEnvironment, benchProgress, benchScaling, gitCommit, median, streamGate, wallSamplesUs, writeReport } from './bench.js';
+import { cuda, pinnedMemoryAllocated } from './cuda.js';
+import { Stream } from './stream.js';
+import { describeCuda } from './testing.js';
 import { cpuThreads } from './diagnostics.js';
 
 describe('bench harness', () => {
@@ -78,6 +80,26 @@ describe('bench harness', () => {
       expect(readFileSync(file, 'utf8')).toBe('{\n  "benchmark": "x",\n  "figures": {\n    "a": 1\n  }\n}\n');
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describeCuda('streamGate', () => {
+  it('keeps a stream busy for about the time asked, and frees its buffers on dispose', () => {
+    const stream = new Stream('cuda:0');
+    const gate = streamGate(8 << 20);
+    try {
+      gate.hold(stream, 5000);
+      expect(stream.query()).toBe(false);
+      stream.synchronize();
+      expect(stream.query()).toBe(true);
+      const pinned = pinnedMemoryAllocated();
+      gate.dispose();
+      gate.dispose();
+      expect(pinnedMemoryAllocated()).toBe(pinned - (8 << 20));
+    } finally {
+      gate.dispose();
+      stream.dispose();
     }
   });
 });

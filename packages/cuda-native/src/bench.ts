@@ -16,6 +16,7 @@ import { cuda } from './cuda.js';
 import { cpuThreads, nativeInfo, type NativeInfo } from './diagnostics.js';
 import { Event } from './event.js';
 import type { Stream } from './stream.js';
+import { Tensor } from './tensor.js';
 
 /**
  * The median of `values` (the mean of the two middle values for an even count).
@@ -179,6 +180,47 @@ export function eventSamplesMs(stream: Stream, repetitions: number, run: () => v
     start.dispose();
     end.dispose();
   }
+}
+
+/** A stream gate: see {@link streamGate}. */
+export interface StreamGate {
+  /** Enqueues on `stream` enough large copies to keep it busy for about `us` µs (at most 64 copies). */
+  hold(stream: Stream, us: number): void;
+  /** Frees the gate's buffers (idempotent). */
+  dispose(): void;
+}
+
+/**
+ * Holds a stream busy while a burst of calls is enqueued behind it, so that CUDA events around the
+ * burst time the GPU's work alone and not the host's pace of enqueueing it: `hold(stream, us)`
+ * enqueues pinned host-to-device copies of `bytes` bytes, as many as about `us` µs of copying
+ * takes (measured at first use, when the buffers are allocated on the stream's device).
+ *
+ * @param bytes - Size of one gate copy; default 64 MiB.
+ * @throws CudaUnavailableError (at the first `hold`) without CUDA.
+ */
+export function streamGate(bytes: number = 64 << 20): StreamGate {
+  let state: { source: Tensor; target: Tensor; copyUs: number } | null = null;
+  return {
+    hold(stream: Stream, us: number): void {
+      if (state === null) {
+        const source = Tensor.empty([bytes], { dtype: 'uint8', pinMemory: true });
+        const target = Tensor.empty([bytes], { dtype: 'uint8', device: stream.device });
+        target.copy_(source, { stream, nonBlocking: true });
+        stream.synchronize();
+        const copyUs = median(eventSamplesMs(stream, 5, () => target.copy_(source, { stream, nonBlocking: true }))) * 1000;
+        state = { source, target, copyUs };
+      }
+      const copies = Math.min(64, Math.max(1, Math.ceil(us / state.copyUs)));
+      for (let i = 0; i < copies; i += 1) state.target.copy_(state.source, { stream, nonBlocking: true });
+    },
+    dispose(): void {
+      if (state === null) return;
+      state.source.dispose();
+      state.target.dispose();
+      state = null;
+    },
+  };
 }
 
 /**

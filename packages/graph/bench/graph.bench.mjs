@@ -37,7 +37,7 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { CudaGraphProgram } = await import(path.join(here, '..', 'dist', 'index.js'));
 const { Tensor, Stream, Event, cuda, withStream, addMod, mulMod, modulusTable } = await import('@fhelium/cuda-native');
-const { benchEnvironment, benchProgress, benchScaling, eventSamplesMs, median, wallSamplesUs, writeReport } = await import('@fhelium/cuda-native/bench');
+const { benchEnvironment, benchProgress, benchScaling, eventSamplesMs, median, streamGate, wallSamplesUs, writeReport } = await import('@fhelium/cuda-native/bench');
 
 const { scale, reps } = benchScaling();
 const PRIMES = [(1n << 60n) - 93n, (1n << 40n) - 87n, (1n << 61n) - 1n, 97n];
@@ -132,33 +132,6 @@ function callFigures(stream, call, gate) {
   return { hostUs, warmupCalls, gpuUs: median(gpuSamples), isolated, saturatedUs, saturatedCalls };
 }
 
-/**
- * Holds a stream while a burst is enqueued behind it: `hold(stream, us)` enqueues enough 64 MiB
- * pinned host-to-device copies to keep the stream busy for about `us` µs. Allocated on first use.
- */
-function makeGate() {
-  let state = null;
-  return {
-    hold(stream, us) {
-      if (state === null) {
-        const source = Tensor.empty([GATE_BYTES], { dtype: 'uint8', pinMemory: true });
-        const target = Tensor.empty([GATE_BYTES], { dtype: 'uint8', device: stream.device });
-        target.copy_(source, { stream, nonBlocking: true });
-        stream.synchronize();
-        const copyUs = median(eventSamplesMs(stream, 5, () => target.copy_(source, { stream, nonBlocking: true }))) * 1000;
-        state = { source, target, copyUs };
-      }
-      const copies = Math.min(64, Math.max(1, Math.ceil(us / state.copyUs)));
-      for (let i = 0; i < copies; i += 1) state.target.copy_(state.source, { stream, nonBlocking: true });
-    },
-    dispose() {
-      if (state === null) return;
-      state.source.dispose();
-      state.target.dispose();
-    },
-  };
-}
-
 function replayHostOverhead() {
   progress('replay() host overhead, 16 leaves');
   const device = 'cuda:0';
@@ -179,7 +152,7 @@ function replayHostOverhead() {
   const source = tree();
   const program = CudaGraphProgram.capture(sumAll, { exampleInputs: [example] });
   const stream = new Stream(device);
-  const gate = makeGate();
+  const gate = streamGate(GATE_BYTES);
   const inputs = [source];
   const figures = {
     replay: callFigures(stream, () => program.replay(inputs), gate),
