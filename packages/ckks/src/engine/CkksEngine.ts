@@ -51,6 +51,7 @@ import {
   checkKeyCovers,
   checkPlaintext,
   describe,
+  productScale,
   sameKey,
   sameLevel,
   sameScale,
@@ -513,17 +514,11 @@ export class CkksEngine {
     checkCiphertext(this, ct, op);
     checkPlaintext(this, pt, op);
     sameLevel(ct, pt, op, 'ct', 'pt');
-    const moduli = this._tables.levels[ct.level]!.moduliQ;
-    // The result is wrapped first, so a product scale it refuses throws before any kernel.
-    const result = this.wrapLike(ct, Tensor.empty(ct.data.shape, { dtype: 'uint64', device: this.device }), ct.level, ct.scale * pt.scale, ct.components);
-    try {
-      // One kernel: the plaintext (its cached [limbs, N] view) broadcast over every component.
-      mulMod(ct.data, pt._component(0), moduli, { out: result.data });
-      return result;
-    } catch (error) {
-      result.dispose();
-      throw error;
-    }
+    const scale = productScale(op, ct.scale, pt.scale);
+    // One kernel: the plaintext (its cached [limbs, N] view) broadcast over every component. The
+    // result is wrapped after the launch, so building it overlaps the kernel.
+    const out = mulMod(ct.data, pt._component(0), this._tables.levels[ct.level]!.moduliQ);
+    return this.wrapLike(ct, out, ct.level, scale, ct.components);
   }
 
   /**
@@ -539,17 +534,9 @@ export class CkksEngine {
     checkComponents(b, 2, op, 'b', '; relinearize it first');
     sameKey(a, b, op, 'a', 'b');
     sameLevel(a, b, op, 'a', 'b');
-    const moduli = this._tables.levels[a.level]!.moduliQ;
-    const out = Tensor.empty([3, a.level + 1, this.parameters.ringDegree], { dtype: 'uint64', device: this.device });
-    // Wrapped first, so a product scale it refuses throws before any kernel; then one kernel.
-    const result = this.wrapLike(a, out, a.level, a.scale * b.scale, 3);
-    try {
-      tensorProductMod(a.data, b.data, moduli, { out });
-      return result;
-    } catch (error) {
-      result.dispose();
-      throw error;
-    }
+    const scale = productScale(op, a.scale, b.scale);
+    const out = tensorProductMod(a.data, b.data, this._tables.levels[a.level]!.moduliQ);
+    return this.wrapLike(a, out, a.level, scale, 3);
   }
 
   /** (c0, c1, c2) → (c0, c1) + KeySwitch(c2) under the relinearization key. */

@@ -84,6 +84,21 @@ export function sameScale(a: { scale: number }, b: { scale: number }, op: string
   }
 }
 
+/**
+ * The scale of a product, a.scale · b.scale, checked before any kernel runs (a value refuses a
+ * scale that is not a finite number ≥ 1).
+ * @throws {CkksScaleMismatchError} when the product overflows float64 (rescale an operand first).
+ */
+export function productScale(op: string, a: number, b: number): number {
+  const scale = a * b;
+  if (!Number.isFinite(scale)) {
+    throw new CkksScaleMismatchError(
+      `${op}: the product scale ${a} × ${b} overflows a float64 (largest finite ${Number.MAX_VALUE}); rescale an operand first`,
+    );
+  }
+  return scale;
+}
+
 /** @throws {CkksKeyMismatchError} unless both carry the same key id. */
 export function sameKey(a: { keyId: string }, b: { keyId: string }, op: string, nameA: string, nameB: string): void {
   if (a.keyId !== b.keyId) {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { Ciphertext, SecretKey } from '@fhelium/ckks-values';
+import { memoryAllocated } from '@fhelium/cuda-native';
 
 import { CkksEngine } from './CkksEngine.js';
 import {
@@ -48,6 +49,19 @@ describe('engine errors', () => {
     expect(() => engine.add(scaled, a)).toThrow(CkksScaleMismatchError);
     expect(() => engine.sub(a, scaled)).toThrow(/sub: a has scale 1099511627776 \(2\^40\.000000\) but b has 1\.2089258196146292e\+24/);
     expect(() => engine.addPlain(a, engine.encode([1], { scale: 2 ** 30 }))).toThrow(/addPlain: ct has scale .* but pt has 1073741824/);
+  });
+
+  it('a product scale that overflows float64 is refused before any kernel (multiply, multiplyPlain)', () => {
+    const huge = new Ciphertext({ parameters: engine.parameters, data: a.data.clone(), level: a.level, scale: 1e300, domain: 'ntt', keyId: a.keyId });
+    try {
+      const before = memoryAllocated('cpu');
+      expect(() => engine.multiplyPlain(huge, pt)).toThrow(CkksScaleMismatchError);
+      expect(() => engine.multiplyPlain(huge, pt)).toThrow(/multiplyPlain: the product scale 1e\+300 × 1099511627776 overflows a float64/);
+      expect(() => engine.multiply(huge, huge)).toThrow(/multiply: the product scale 1e\+300 × 1e\+300 overflows/);
+      expect(memoryAllocated('cpu')).toBe(before);
+    } finally {
+      huge.dispose();
+    }
   });
 
   it('key mismatch: ciphertexts and keys of different secret keys', () => {
