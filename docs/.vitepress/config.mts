@@ -16,6 +16,7 @@ const guideSidebar: DefaultTheme.SidebarItem[] = [
       { text: 'Signatures and buffers', link: '/concepts/signatures-and-buffers' },
       { text: 'The CUDA Graph model', link: '/concepts/cuda-graphs' },
       { text: 'CKKS in brief', link: '/concepts/ckks' },
+      { text: 'Where host time goes', link: '/concepts/host-costs' },
     ],
   },
   { text: 'How-to', items: [{ text: 'Capture a matrix-vector product', link: '/how-to/capture-matrix-vector' }] },
