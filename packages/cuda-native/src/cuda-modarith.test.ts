@@ -68,6 +68,47 @@ describeCuda('modular arithmetic: CPU and CUDA bit for bit', () => {
     );
   });
 
+  // Even rows of at least 512 words with 16-byte aligned operands take the paired kernel, which
+  // sizes its pairs per thread (1, 2 or 4) to the input: these sizes reach each choice and the
+  // tail of a tile, with full, broadcast (a plaintext times a ciphertext) and zero-extended operands,
+  // and with operands that are views at a limb offset.
+  it('agree on the paired kernel at every tile size', () => {
+    const mc = modulusTable(TEST_PRIMES);
+    const md = mc.to('cuda');
+    for (const [batch, n] of [[1, 512], [2, 1536], [2, 1 << 14], [3, 1 << 15], [5, 1 << 16]] as const) {
+      const [ac, ad] = both(randomLimbs(TEST_PRIMES, batch, n, BigInt(n + batch)), [batch, LIMBS, n]);
+      const [bc, bd] = both(randomLimbs(TEST_PRIMES, batch, n, BigInt(n * 3 + batch)), [batch, LIMBS, n]);
+      const [pc, pd] = both(randomLimbs(TEST_PRIMES, 1, n, BigInt(n * 5)), [LIMBS, n]);
+      const firstC = bc.narrow(0, 0, 1);
+      const firstD = bd.narrow(0, 0, 1);
+      // Views that start n or limbs * n words in: the plaintext's limbs 1.. (with their moduli), and
+      // a's entries 1.. of the batch.
+      const pTailC = pc.narrow(0, 1, LIMBS - 1);
+      const pTailD = pd.narrow(0, 1, LIMBS - 1);
+      const mTailC = mc.narrow(0, 1, LIMBS - 1);
+      const mTailD = md.narrow(0, 1, LIMBS - 1);
+      const restC = ac.narrow(0, 1, batch - 1);
+      const restD = ad.narrow(0, 1, batch - 1);
+      const pairs: Array<[Tensor, Tensor]> = [
+        [addMod(ac, bc, mc), addMod(ad, bd, md)],
+        [subMod(ac, bc, mc), subMod(ad, bd, md)],
+        [mulMod(ac, bc, mc), mulMod(ad, bd, md)],
+        [mulMod(ac, pc, mc), mulMod(ad, pd, md)],
+        [addMod(ac, firstC, mc, { zeroExtend: true }), addMod(ad, firstD, md, { zeroExtend: true })],
+        [mulMod(pTailC, pTailC, mTailC), mulMod(pTailD, pTailD, mTailD)],
+      ];
+      if (batch > 1) pairs.push([mulMod(restC, pc, mc), mulMod(restD, pd, md)]);
+      for (const [c, d] of pairs) {
+        expectSameWords(d, c);
+        c.dispose();
+        d.dispose();
+      }
+      for (const t of [ac, ad, bc, bd, pc, pd, firstC, firstD, pTailC, pTailD, mTailC, mTailD, restC, restD]) t.dispose();
+    }
+    mc.dispose();
+    md.dispose();
+  });
+
   it('agree in place on a large batch', () => {
     const shape = [2, LIMBS, 1 << 16];
     const [ac, ad] = both(randomLimbs(TEST_PRIMES, 2, 1 << 16, 77n), shape);

@@ -1,5 +1,10 @@
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <string>
+
 #include "common/modarith.h"
 #include "common/modarith_operand.h"
 #include "cuda/cuda_check.h"
@@ -176,6 +181,108 @@ RowGrid binary_grid(int64_t rows, int64_t n) {
   return RowGrid{dim3(static_cast<unsigned>(bx), static_cast<unsigned>(by)), dim3(static_cast<unsigned>(threads))};
 }
 
+// ── The paired form of the binary ops: rows of an even length with 16-byte aligned operands ──
+// Nsight Compute on the H200 (multiplyPlain, [2, 16, 2^15] times a [16, 2^15] plaintext) showed
+// binary_rows_kernel at 1.33 waves with a serial tail: its grid was sized for kUnroll elements per
+// thread but 33 blocks per row left most threads with 3 elements, done one at a time. This form
+// reads two words per 16-byte load, gives every thread exactly kPairs pairs of a row per tile with
+// all loads issued before any arithmetic, and picks kPairs so that the whole grid is resident at
+// once (one wave) when the input allows it.
+
+constexpr int kPairThreads = 256;
+constexpr int kMaxCachedDevices = 64;
+
+// Rows as in binary_rows_kernel; a row holds n / 2 pairs. Tile t of a row covers pairs
+// [t * kPairThreads * kPairs, (t + 1) * kPairThreads * kPairs); thread k of the block handles pairs
+// tile_base + k + j * kPairThreads (j < kPairs), so every load instruction of a warp covers 512
+// contiguous bytes. Preconditions (checked by the launcher): n even, every row start and b's batch
+// stride 16-byte aligned, rows * n < 2^32, gridDim.y <= 65535.
+template <typename F, uint32_t kPairs>
+__global__ void __launch_bounds__(kPairThreads) binary_pairs_kernel(F f, ulonglong2* out, const ulonglong2* a,
+                                                                    const uint64_t* b_data, uint32_t b_count,
+                                                                    uint32_t b_stride, const Modulus* moduli,
+                                                                    uint32_t rows, uint32_t limbs, uint32_t n) {
+  const uint32_t pairs = n / 2;
+  const uint32_t tile = kPairThreads * kPairs;
+  for (uint32_t r = blockIdx.y; r < rows; r += gridDim.y) {
+    const uint32_t batch = r / limbs;
+    const uint32_t limb = r - batch * limbs;
+    const Modulus m = moduli[limb];
+    const ulonglong2* x = a + r * pairs;
+    const ulonglong2* y =
+        batch < b_count ? reinterpret_cast<const ulonglong2*>(b_data + batch * b_stride + limb * n) : nullptr;
+    ulonglong2* o = out + r * pairs;
+    for (uint32_t base = blockIdx.x * tile; base < pairs; base += gridDim.x * tile) {
+      ulonglong2 xv[kPairs];
+      ulonglong2 yv[kPairs];
+#pragma unroll
+      for (uint32_t j = 0; j < kPairs; ++j) {
+        const uint32_t i = base + threadIdx.x + j * kPairThreads;
+        if (i < pairs) {
+          xv[j] = x[i];
+          yv[j] = y != nullptr ? y[i] : make_ulonglong2(0, 0);
+        }
+      }
+#pragma unroll
+      for (uint32_t j = 0; j < kPairs; ++j) {
+        const uint32_t i = base + threadIdx.x + j * kPairThreads;
+        if (i < pairs) o[i] = make_ulonglong2(f(xv[j].x, yv[j].x, m), f(xv[j].y, yv[j].y, m));
+      }
+    }
+  }
+}
+
+// Blocks of binary_pairs_kernel<F, kPairs> resident at once on `device` (SMs times blocks per SM),
+// queried once per device and instantiation. Throws Error(Cuda) if the queries fail.
+template <typename F, uint32_t kPairs>
+int64_t pair_kernel_capacity(int device) {
+  static std::atomic<int64_t> cache[kMaxCachedDevices] = {};
+  const bool cached = device >= 0 && device < kMaxCachedDevices;
+  if (cached) {
+    const int64_t known = cache[device].load(std::memory_order_relaxed);
+    if (known > 0) return known;
+  }
+  int sms = 0;
+  int per_sm = 0;
+  FHELIUM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  FHELIUM_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, binary_pairs_kernel<F, kPairs>, kPairThreads, 0));
+  const int64_t capacity = std::max<int64_t>(1, static_cast<int64_t>(sms) * per_sm);
+  if (cached) cache[device].store(capacity, std::memory_order_relaxed);
+  return capacity;
+}
+
+template <typename F, uint32_t kPairs>
+void launch_pairs(DeviceStream ds, F f, uint64_t* out, const uint64_t* a, BatchedOperand b, uint32_t count,
+                  const Modulus* moduli, int64_t rows, int64_t limbs, int64_t n, int64_t tiles_per_row) {
+  const int64_t by = rows < kMaxGridY ? rows : kMaxGridY;
+  binary_pairs_kernel<F, kPairs><<<dim3(static_cast<unsigned>(tiles_per_row), static_cast<unsigned>(by)),
+                                   dim3(kPairThreads), 0, static_cast<cudaStream_t>(ds.stream)>>>(
+      f, reinterpret_cast<ulonglong2*>(out), reinterpret_cast<const ulonglong2*>(a), b.data, count,
+      static_cast<uint32_t>(b.batch_stride), moduli, static_cast<uint32_t>(rows), static_cast<uint32_t>(limbs),
+      static_cast<uint32_t>(n));
+}
+
+// The fewest pairs per thread (1, 2 or 4) whose grid fits in one wave; beyond that, 4 pairs per
+// thread and as many tiles per row as the device holds, each thread looping over later tiles.
+template <typename F>
+void launch_binary_pairs(DeviceStream ds, F f, uint64_t* out, const uint64_t* a, BatchedOperand b, uint32_t count,
+                         const Modulus* moduli, int64_t rows, int64_t limbs, int64_t n) {
+  const int64_t pairs = n / 2;
+  const int64_t by = rows < kMaxGridY ? rows : kMaxGridY;
+  const auto tiles = [&](int64_t per_thread) { return (pairs + kPairThreads * per_thread - 1) / (kPairThreads * per_thread); };
+  if (tiles(1) * by <= pair_kernel_capacity<F, 1>(ds.device)) {
+    launch_pairs<F, 1>(ds, f, out, a, b, count, moduli, rows, limbs, n, tiles(1));
+  } else if (tiles(2) * by <= pair_kernel_capacity<F, 2>(ds.device)) {
+    launch_pairs<F, 2>(ds, f, out, a, b, count, moduli, rows, limbs, n, tiles(2));
+  } else {
+    const int64_t fit = std::max<int64_t>(1, pair_kernel_capacity<F, 4>(ds.device) / by);
+    launch_pairs<F, 4>(ds, f, out, a, b, count, moduli, rows, limbs, n, std::min(tiles(4), fit));
+  }
+}
+
+bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
+
 template <typename F>
 void launch_binary(DeviceStream ds, F f, uint64_t* out, const uint64_t* a, BatchedOperand b, const Modulus* moduli,
                    int64_t batch, int64_t limbs, int64_t n) {
@@ -187,11 +294,19 @@ void launch_binary(DeviceStream ds, F f, uint64_t* out, const uint64_t* a, Batch
                        b.batch_stride * batch < (int64_t{1} << 32),
                    "cuda::modarith", "operands of fewer than 2^32 words, rows of fewer than 2^28",
                    std::to_string(rows) + " rows of " + std::to_string(n) + " words");
-  const RowGrid g = binary_grid(rows, n);
   const uint32_t count = b.count < batch ? static_cast<uint32_t>(b.count > 0 ? b.count : 0) : static_cast<uint32_t>(batch);
-  binary_rows_kernel<F><<<g.grid, g.block, 0, static_cast<cudaStream_t>(ds.stream)>>>(
-      f, out, a, b.data, count, static_cast<uint32_t>(b.batch_stride), moduli, static_cast<uint32_t>(rows),
-      static_cast<uint32_t>(limbs), static_cast<uint32_t>(n));
+  // Rows shorter than a block's 512 words would leave most of its threads idle: those keep the
+  // word-wise kernel, which sizes its blocks to the row.
+  const bool paired = n % 2 == 0 && n >= 2 * kPairThreads && aligned16(out) && aligned16(a) &&
+                      (count == 0 || (aligned16(b.data) && b.batch_stride % 2 == 0));
+  if (paired) {
+    launch_binary_pairs(ds, f, out, a, b, count, moduli, rows, limbs, n);
+  } else {
+    const RowGrid g = binary_grid(rows, n);
+    binary_rows_kernel<F><<<g.grid, g.block, 0, static_cast<cudaStream_t>(ds.stream)>>>(
+        f, out, a, b.data, count, static_cast<uint32_t>(b.batch_stride), moduli, static_cast<uint32_t>(rows),
+        static_cast<uint32_t>(limbs), static_cast<uint32_t>(n));
+  }
   check_launch("cuda::modarith");
 }
 
