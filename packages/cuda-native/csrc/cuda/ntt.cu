@@ -13,6 +13,8 @@
 
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "common/limb_map.h"
 #include "common/ntt_butterfly.h"
 #include "common/ntt_checks.h"
@@ -97,7 +99,7 @@ __global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3))) n
 #pragma unroll
       for (int v = 0; v < 8; ++v) x[v] = sh[sh_addr(g, slot_k(t, v, lo))];
     }
-    reg_stages<kFwd, true>(x, lo, q_lo, q_hi, t, g, c);
+    reg_stages<kFwd, ColumnTwiddles>(x, lo, q_lo, q_hi, t, g, c);
     if (grp == kGroups - 1) {
 #pragma unroll
       for (int v = 0; v < 8; ++v) dst[glob(g, slot_k(t, v, lo))] = x[v];
@@ -113,39 +115,67 @@ __global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3))) n
 // (all of them when S = log_n), output fully reduced. Inverse: the first S stages, output in
 // [0, 2q), or fully reduced when S = log_n (the last stage folds in N^{-1}). The low-bit group
 // goes through shared memory on the global side so that global accesses stay coalesced.
-template <bool kFwd, int S, int kTiles>
+// kStageTw (the two-phase blocks of 2048 or 512 words): the block's twiddles are staged in shared
+// memory at its start (ChunkTwiddles), overlapped with its first data loads. Nsight Compute on the
+// H200 put this kernel at 6.4-6.9 us for 2-8 limbs at N = 2^14 against 4.7-5.3 us for the column
+// phase, which already staged its twiddles: a dependent global load per stage group was most of
+// a small transform's time. The single-kernel form (log_n <= 12, 4096 words) has no room for it
+// in 48 KiB of static shared memory and keeps reading the global table.
+template <bool kFwd, int S, int kTiles, bool kStageTw>
 __global__ void __launch_bounds__(kTiles << (S - 3)) ntt_chunks_kernel(NttLaunch p) {
   constexpr uint32_t kWords = static_cast<uint32_t>(kTiles) << S;
   constexpr uint32_t kThreadsHere = static_cast<uint32_t>(kTiles) << (S - 3);
   constexpr int kGroups = groups_for(S);
+  using Tw = std::conditional_t<kStageTw, ChunkTwiddles<kWords>, GlobalTwiddles>;
   __shared__ uint64_t sh[kWords];
+  __shared__ ulonglong2 sh_tw[kStageTw ? chunk_twiddles(kWords, S) : 1];
   const uint32_t tid = threadIdx.x;
   const uint32_t tile = tid >> (S - 3);
   const uint32_t t = tid & ((1u << (S - 3)) - 1u);
   const uint32_t limb = blockIdx.y % p.limbs;
   const uint32_t b = blockIdx.y / p.limbs;
-  const LimbConsts c = limb_consts(p, limb);
+  LimbConsts c = limb_consts(p, limb);
   const std::size_t block_off = static_cast<std::size_t>(blockIdx.x) * kWords;
   const uint64_t* src = p.src + b * p.src_batch_stride + static_cast<std::size_t>(limb) * c.n;
   uint64_t* dst = p.dst + b * p.dst_batch_stride + static_cast<std::size_t>(limb) * c.n;
   const TileGeom g{tile << S, 1u, static_cast<uint32_t>(block_off) + (tile << S), 0u};
 
-  if (!kFwd) {
-    for (uint32_t i = tid; i < kWords; i += kThreadsHere) sh[swz(i)] = src[block_off + i];
-    __syncthreads();
-  }
   uint64_t x[8];
+  if (kFwd && kStageTw) {
+    // Group 0 reads global memory directly; its loads go out before the twiddle staging.
+    uint32_t lo;
+    int q_lo, q_hi;
+    group_bits<kFwd, S>(0, lo, q_lo, q_hi);
+#pragma unroll
+    for (int v = 0; v < 8; ++v) x[v] = src[glob(g, slot_k(t, v, lo))];
+  } else if (!kFwd) {
+    for (uint32_t i = tid; i < kWords; i += kThreadsHere) sh[swz(i)] = src[block_off + i];
+  }
+  if (kStageTw) {
+    const ulonglong2* table = reinterpret_cast<const ulonglong2*>(c.tw);
+    c.tw_origin = static_cast<uint32_t>(block_off);
+#pragma unroll
+    for (uint32_t gb = 0; gb < static_cast<uint32_t>(S); ++gb) {
+      const uint32_t first = (c.n + c.tw_origin) >> (gb + 1);
+      ulonglong2* seg = sh_tw + chunk_twiddle_offset(kWords, gb);
+      for (uint32_t i = tid; i < (kWords >> (gb + 1)); i += kThreadsHere) seg[i] = __ldg(table + first + i);
+    }
+    c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
+  }
+  if (kStageTw || !kFwd) __syncthreads();
 #pragma unroll 1
   for (int grp = 0; grp < kGroups; ++grp) {
     uint32_t lo;
     int q_lo, q_hi;
     group_bits<kFwd, S>(grp, lo, q_lo, q_hi);
+    if (!kFwd || !kStageTw || grp > 0) {
 #pragma unroll
-    for (int v = 0; v < 8; ++v) {
-      const uint32_t k = slot_k(t, v, lo);
-      x[v] = (kFwd && grp == 0) ? src[glob(g, k)] : sh[sh_addr(g, k)];
+      for (int v = 0; v < 8; ++v) {
+        const uint32_t k = slot_k(t, v, lo);
+        x[v] = (kFwd && grp == 0) ? src[glob(g, k)] : sh[sh_addr(g, k)];
+      }
     }
-    reg_stages<kFwd>(x, lo, q_lo, q_hi, t, g, c);
+    reg_stages<kFwd, Tw>(x, lo, q_lo, q_hi, t, g, c);
     if (!kFwd && grp == kGroups - 1) {
 #pragma unroll
       for (int v = 0; v < 8; ++v) dst[glob(g, slot_k(t, v, lo))] = x[v];
@@ -174,10 +204,10 @@ void launch_columns(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
   }
 }
 
-template <bool kFwd, int S, int kTiles>
+template <bool kFwd, int S, int kTiles, bool kStageTw>
 void launch_chunks(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
   const uint32_t chunks = 1u << (p.log_n - S);
-  ntt_chunks_kernel<kFwd, S, kTiles>
+  ntt_chunks_kernel<kFwd, S, kTiles, kStageTw>
       <<<dim3(chunks / kTiles, polys), kTiles << (S - 3), 0, stream>>>(p);
 }
 
@@ -188,9 +218,9 @@ void launch_chunks_two_phase(const NttLaunch& p, uint32_t polys, cudaStream_t st
   constexpr int kNarrow = static_cast<int>(narrow_chunk_tiles_per_block(S));
   const uint32_t chunks = 1u << (p.log_n - S);
   if (polys * (chunks / kTiles) < kNarrowBelowBlocks) {
-    launch_chunks<kFwd, S, kNarrow>(p, polys, stream);
+    launch_chunks<kFwd, S, kNarrow, true>(p, polys, stream);
   } else {
-    launch_chunks<kFwd, S, kTiles>(p, polys, stream);
+    launch_chunks<kFwd, S, kTiles, true>(p, polys, stream);
   }
 }
 
@@ -208,9 +238,9 @@ void dispatch_chunks(uint32_t s, bool single, const NttLaunch& p, uint32_t polys
                      cudaStream_t stream) {
   if (single) {
     switch (s) {
-      case 10: launch_chunks<kFwd, 10, 1>(p, polys, stream); break;
-      case 11: launch_chunks<kFwd, 11, 1>(p, polys, stream); break;
-      default: launch_chunks<kFwd, 12, 1>(p, polys, stream); break;
+      case 10: launch_chunks<kFwd, 10, 1, false>(p, polys, stream); break;
+      case 11: launch_chunks<kFwd, 11, 1, false>(p, polys, stream); break;
+      default: launch_chunks<kFwd, 12, 1, false>(p, polys, stream); break;
     }
     return;
   }

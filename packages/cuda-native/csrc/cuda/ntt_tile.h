@@ -53,6 +53,7 @@ struct LimbConsts {
   uint64_t q;
   uint32_t n;
   uint32_t log_n;
+  uint32_t tw_origin = 0;  // ChunkTwiddles: global index of the block's first element
 };
 
 struct Twiddle {
@@ -60,13 +61,40 @@ struct Twiddle {
   uint64_t w_shoup;
 };
 
-// kShared: `tw` points to a copy of the table in shared memory (the column phase stages its
-// few twiddles there), which the read-only global path (__ldg) cannot read.
-template <bool kShared = false>
+// Where a stage's twiddle comes from. The pair at global bit gb containing global index j uses
+// table entry (N + j) >> (gb + 1); a policy maps that to an index into `LimbConsts::tw`.
+// GlobalTwiddles: `tw` is the limb's row of the global table, read through the read-only path.
+struct GlobalTwiddles {
+  static constexpr bool kShared = false;
+  static FHELIUM_HD uint32_t index(const LimbConsts& c, uint32_t j, uint32_t gb) { return (c.n + j) >> (gb + 1); }
+};
+// ColumnTwiddles: `tw` is a shared-memory copy of entries [0, 2^S) (the column phase only uses
+// those), so the index is the table's.
+struct ColumnTwiddles {
+  static constexpr bool kShared = true;
+  static FHELIUM_HD uint32_t index(const LimbConsts& c, uint32_t j, uint32_t gb) { return (c.n + j) >> (gb + 1); }
+};
+// ChunkTwiddles<W>: `tw` is the shared-memory staging of a chunk block of W words starting at
+// global index c.tw_origin (a multiple of W): at bit gb the block uses W >> (gb + 1) consecutive
+// entries, from (N + origin) >> (gb + 1), staged back to back from bit 0 up
+// (chunk_twiddle_offset). Every block then reads each of its twiddles from global memory once,
+// all at its start, instead of one dependent global load per stage.
+FHELIUM_CONSTEXPR_HD uint32_t chunk_twiddle_offset(uint32_t words, uint32_t gb) { return words - (words >> gb); }
+FHELIUM_CONSTEXPR_HD uint32_t chunk_twiddles(uint32_t words, uint32_t s) { return chunk_twiddle_offset(words, s); }
+template <uint32_t W>
+struct ChunkTwiddles {
+  static constexpr bool kShared = true;
+  static FHELIUM_HD uint32_t index(const LimbConsts& c, uint32_t j, uint32_t gb) {
+    return chunk_twiddle_offset(W, gb) + ((j - c.tw_origin) >> (gb + 1));
+  }
+};
+
+// Shared copies cannot be read through the read-only global path (__ldg).
+template <typename Tw>
 FHELIUM_HD Twiddle load_twiddle(const uint64_t* tw, uint32_t index) {
 #if defined(__CUDA_ARCH__)
-  const ulonglong2 v = kShared ? *(reinterpret_cast<const ulonglong2*>(tw) + index)
-                               : __ldg(reinterpret_cast<const ulonglong2*>(tw) + index);
+  const ulonglong2 v = Tw::kShared ? *(reinterpret_cast<const ulonglong2*>(tw) + index)
+                                   : __ldg(reinterpret_cast<const ulonglong2*>(tw) + index);
   return Twiddle{v.x, v.y};
 #else
   return Twiddle{tw[2 * index], tw[2 * index + 1]};
@@ -75,7 +103,7 @@ FHELIUM_HD Twiddle load_twiddle(const uint64_t* tw, uint32_t index) {
 
 // One radix-2 stage on the 8 registers: slot bit QB of window `lo`. The pair at global bit gb
 // containing global index j uses twiddle (N + j) >> (gb + 1) in both directions.
-template <bool kFwd, int QB, bool kSharedTw = false>
+template <bool kFwd, int QB, typename Tw = GlobalTwiddles>
 FHELIUM_HD void reg_stage(uint64_t (&x)[8], uint32_t lo, uint32_t t, const TileGeom& g,
                           const LimbConsts& c) {
   const uint32_t gb = lo + QB + g.kshift;
@@ -85,7 +113,7 @@ FHELIUM_HD void reg_stage(uint64_t (&x)[8], uint32_t lo, uint32_t t, const TileG
   for (int h = 0; h < (4 >> QB); ++h) {
     const int v0 = h << (QB + 1);
     const uint32_t j = glob(g, slot_k(t, static_cast<uint32_t>(v0), lo));
-    const Twiddle w = load_twiddle<kSharedTw>(c.tw, (c.n + j) >> (gb + 1));
+    const Twiddle w = load_twiddle<Tw>(c.tw, Tw::index(c, j, gb));
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
@@ -105,17 +133,17 @@ FHELIUM_HD void reg_stage(uint64_t (&x)[8], uint32_t lo, uint32_t t, const TileG
 
 // Applies the stages of slot bits [q_lo, q_hi] of window `lo`: descending for the forward
 // (Cooley-Tukey) transform, ascending for the inverse (Gentleman-Sande).
-template <bool kFwd, bool kSharedTw = false>
+template <bool kFwd, typename Tw = GlobalTwiddles>
 FHELIUM_HD void reg_stages(uint64_t (&x)[8], uint32_t lo, int q_lo, int q_hi, uint32_t t,
                            const TileGeom& g, const LimbConsts& c) {
   if (kFwd) {
-    if (q_hi >= 2 && q_lo <= 2) reg_stage<true, 2, kSharedTw>(x, lo, t, g, c);
-    if (q_hi >= 1 && q_lo <= 1) reg_stage<true, 1, kSharedTw>(x, lo, t, g, c);
-    if (q_lo <= 0) reg_stage<true, 0, kSharedTw>(x, lo, t, g, c);
+    if (q_hi >= 2 && q_lo <= 2) reg_stage<true, 2, Tw>(x, lo, t, g, c);
+    if (q_hi >= 1 && q_lo <= 1) reg_stage<true, 1, Tw>(x, lo, t, g, c);
+    if (q_lo <= 0) reg_stage<true, 0, Tw>(x, lo, t, g, c);
   } else {
-    if (q_lo <= 0) reg_stage<false, 0, kSharedTw>(x, lo, t, g, c);
-    if (q_hi >= 1 && q_lo <= 1) reg_stage<false, 1, kSharedTw>(x, lo, t, g, c);
-    if (q_hi >= 2 && q_lo <= 2) reg_stage<false, 2, kSharedTw>(x, lo, t, g, c);
+    if (q_lo <= 0) reg_stage<false, 0, Tw>(x, lo, t, g, c);
+    if (q_hi >= 1 && q_lo <= 1) reg_stage<false, 1, Tw>(x, lo, t, g, c);
+    if (q_hi >= 2 && q_lo <= 2) reg_stage<false, 2, Tw>(x, lo, t, g, c);
   }
 }
 

@@ -5,6 +5,7 @@
 // a group one after another is equivalent to the GPU's execution. This checks the tiling, the
 // twiddle indices and the swizzle without a GPU; tests/kernel_selftest.cu checks the real kernels.
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/ntt_tables.h"
@@ -58,16 +59,32 @@ void emulate_columns(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
   }
 }
 
-// Mirrors ntt_chunks_kernel for one limb.
-template <bool kFwd, int S, int kTiles>
+// Mirrors ntt_chunks_kernel for one limb, with the block's twiddles staged as the kernel stages
+// them when kStageTw (ChunkTwiddles), or read from the global table.
+template <bool kFwd, int S, int kTiles, bool kStageTw>
 void emulate_chunks(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
   constexpr uint32_t kWords = static_cast<uint32_t>(kTiles) << S;
   constexpr uint32_t kThreadsHere = static_cast<uint32_t>(kTiles) << (S - 3);
   constexpr int kGroups = groups_for(S);
+  using Tw = std::conditional_t<kStageTw, ChunkTwiddles<kWords>, GlobalTwiddles>;
   const uint32_t blocks = (c.n >> S) / kTiles;
   std::vector<uint64_t> sh(kWords);
+  std::vector<uint64_t> staged(2 * chunk_twiddles(kWords, S));
   for (uint32_t bx = 0; bx < blocks; ++bx) {
     const std::size_t block_off = static_cast<std::size_t>(bx) * kWords;
+    LimbConsts cb = c;
+    if (kStageTw) {
+      for (uint32_t gb = 0; gb < static_cast<uint32_t>(S); ++gb) {
+        const std::size_t first = (c.n + block_off) >> (gb + 1);
+        const uint32_t off = chunk_twiddle_offset(kWords, gb);
+        for (uint32_t i = 0; i < (kWords >> (gb + 1)); ++i) {
+          staged[2 * (off + i)] = c.tw[2 * (first + i)];
+          staged[2 * (off + i) + 1] = c.tw[2 * (first + i) + 1];
+        }
+      }
+      cb.tw = staged.data();
+      cb.tw_origin = static_cast<uint32_t>(block_off);
+    }
     if (!kFwd) {
       for (uint32_t i = 0; i < kWords; ++i) sh[swz(i)] = src[block_off + i];
     }
@@ -83,7 +100,7 @@ void emulate_chunks(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
           const uint32_t k = slot_k(t, v, lo);
           x[v] = (kFwd && grp == 0) ? src[glob(g, k)] : sh[sh_addr(g, k)];
         }
-        reg_stages<kFwd>(x, lo, q_lo, q_hi, t, g, c);
+        reg_stages<kFwd, Tw>(x, lo, q_lo, q_hi, t, g, cb);
         for (uint32_t v = 0; v < 8; ++v) {
           const uint32_t k = slot_k(t, v, lo);
           if (!kFwd && grp == kGroups - 1) dst[glob(g, k)] = x[v];
@@ -114,8 +131,8 @@ void emulate_columns_dispatch(uint32_t s, bool narrow, const uint64_t* src, uint
 
 template <bool kFwd, int S>
 void emulate_chunks_width(bool narrow, const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
-  if (narrow) emulate_chunks<kFwd, S, static_cast<int>(narrow_chunk_tiles_per_block(S))>(src, dst, c);
-  else emulate_chunks<kFwd, S, static_cast<int>(chunk_tiles_per_block(S, false))>(src, dst, c);
+  if (narrow) emulate_chunks<kFwd, S, static_cast<int>(narrow_chunk_tiles_per_block(S)), true>(src, dst, c);
+  else emulate_chunks<kFwd, S, static_cast<int>(chunk_tiles_per_block(S, false)), true>(src, dst, c);
 }
 
 template <bool kFwd>
@@ -123,9 +140,9 @@ void emulate_chunks_dispatch(uint32_t s, bool single, bool narrow, const uint64_
                              const LimbConsts& c) {
   if (single) {
     switch (s) {
-      case 10: emulate_chunks<kFwd, 10, 1>(src, dst, c); break;
-      case 11: emulate_chunks<kFwd, 11, 1>(src, dst, c); break;
-      default: emulate_chunks<kFwd, 12, 1>(src, dst, c); break;
+      case 10: emulate_chunks<kFwd, 10, 1, false>(src, dst, c); break;
+      case 11: emulate_chunks<kFwd, 11, 1, false>(src, dst, c); break;
+      default: emulate_chunks<kFwd, 12, 1, false>(src, dst, c); break;
     }
     return;
   }
