@@ -79,6 +79,7 @@ struct ColumnTwiddles {
 // entries, from (N + origin) >> (gb + 1), staged back to back from bit 0 up
 // (chunk_twiddle_offset). Every block then reads each of its twiddles from global memory once,
 // all at its start, instead of one dependent global load per stage.
+FHELIUM_CONSTEXPR_HD uint32_t log2_floor(uint32_t x) { return x <= 1 ? 0 : 1 + log2_floor(x >> 1); }
 FHELIUM_CONSTEXPR_HD uint32_t chunk_twiddle_offset(uint32_t words, uint32_t gb) { return words - (words >> gb); }
 FHELIUM_CONSTEXPR_HD uint32_t chunk_twiddles(uint32_t words, uint32_t s) { return chunk_twiddle_offset(words, s); }
 template <uint32_t W>
