@@ -20,8 +20,6 @@ namespace fhelium::binding {
 class Args;
 
 struct Storage {
-  static constexpr uint32_t kTag = 0x53544f52u;  // "STOR"
-  uint32_t tag = kTag;
   int device = -1;       // -1: host
   bool pinned = false;   // host memory from the pinned cache
   void* ptr = nullptr;
