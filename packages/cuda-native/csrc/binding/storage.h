@@ -53,7 +53,7 @@ class StorageLookup {
 uint64_t reserved_bytes_for(int device, bool pinned);
 
 // Frees every storage `env` allocated and still holds (its cleanup hook: a worker that exits
-// without disposing its tensors gives their memory back). Returns how many it freed.
-size_t release_storages_of(napi_env env);
+// without disposing its tensors gives their memory back).
+void release_storages_of(napi_env env);
 
 }  // namespace fhelium::binding

@@ -105,7 +105,7 @@ Storage* storage_arg(const Args& a, size_t i) {
   return s;
 }
 
-size_t release_storages_of(napi_env env) {
+void release_storages_of(napi_env env) {
   std::vector<Storage*> mine;
   {
     Registry& r = registry();
@@ -123,7 +123,6 @@ size_t release_storages_of(napi_env env) {
     }
     delete s;
   }
-  return mine.size();
 }
 
 namespace {
