@@ -48,12 +48,8 @@ napi_value sample_uniform_mod(Args& a) {
   const auto log_n = static_cast<uint32_t>(a.i32(5));
   const auto* moduli = a.ptr<const Modulus>(6);
   const SamplingKey key = sampling_key(a, 7);
-  if (dev == kCpuDevice) {
-    cpu::sample_uniform_mod(out, batch_stride, batch, limbs, log_n, moduli, key);
-  } else {
-    FHELIUM_CUDA_ONLY(refuse_capture("sampleUniformMod"));
-    FHELIUM_CUDA_ONLY(cuda::sample_uniform_mod(out, batch_stride, batch, limbs, log_n, moduli, key, cuda_stream(dev)));
-  }
+  if (dev != kCpuDevice) FHELIUM_CUDA_ONLY(refuse_capture("sampleUniformMod"));
+  FHELIUM_RUN_ON_STREAM_LAST(dev, sample_uniform_mod, out, batch_stride, batch, limbs, log_n, moduli, key);
   return nullptr;
 }
 FHELIUM_BINDING("sampleUniformMod", sample_uniform_mod)
@@ -87,12 +83,8 @@ napi_value sample_small_mod(Args& a) {
                 "sampleSmallMod: the distributions end at threshold " + std::to_string(d.begin[d.polys]) + " of " +
                     std::to_string(thresholds.length));
   for (std::size_t j = 0; j < thresholds.length; ++j) d.thresholds[j] = thresholds.data[j];
-  if (dev == kCpuDevice) {
-    cpu::sample_small_mod(out, batch_stride, batch, limbs, log_n, moduli, key, d);
-  } else {
-    FHELIUM_CUDA_ONLY(refuse_capture("sampleSmallMod"));
-    FHELIUM_CUDA_ONLY(cuda::sample_small_mod(out, batch_stride, batch, limbs, log_n, moduli, key, d, cuda_stream(dev)));
-  }
+  if (dev != kCpuDevice) FHELIUM_CUDA_ONLY(refuse_capture("sampleSmallMod"));
+  FHELIUM_RUN_ON_STREAM_LAST(dev, sample_small_mod, out, batch_stride, batch, limbs, log_n, moduli, key, d);
   return nullptr;
 }
 FHELIUM_BINDING("sampleSmallMod", sample_small_mod)
