@@ -1,8 +1,7 @@
-import { registerExactValue } from '@fhelium/signature';
 import { Tensor } from '@fhelium/cuda-native';
 import type { CkksParameters } from '../params/CkksParameters.js';
-import { BORROWED, buildState, CkksValue, DATA_ENTRY, formatScale, type CkksValueState } from './CkksValue.js';
-import type { CkksValueKind } from './CkksValueKind.js';
+import { BORROWED, buildState, CkksValue, formatScale, type CkksValueState } from './CkksValue.js';
+import { defineValueKind, type CkksValueKind } from './CkksValueKind.js';
 import { CkksValueError } from './errors.js';
 import { checkKeyId } from './keyId.js';
 import {
@@ -114,18 +113,10 @@ export class Ciphertext extends CkksValue {
   }
 }
 
-/** Serialization's view of {@link Ciphertext}. */
-export const CIPHERTEXT_KIND: CkksValueKind<Ciphertext> = Object.freeze({
-  typeName: Ciphertext.TYPE_NAME,
+/** Serialization's view of {@link Ciphertext}; the type is registered with the exact-value registry. */
+export const CIPHERTEXT_KIND: CkksValueKind<Ciphertext> = defineValueKind(Ciphertext, {
   className: TYPE,
-  valueClass: Ciphertext,
   secret: false,
-  optionFields: Object.freeze(['level', 'scale', 'domain', 'keyId', 'components']),
+  optionFields: ['level', 'scale', 'domain', 'keyId', 'components'],
   plan,
-  create: (parameters: CkksParameters, options: Readonly<Record<string, unknown>>, data: Tensor) =>
-    new Ciphertext({ ...(options as unknown as CiphertextOptions), parameters, data }),
-});
-
-registerExactValue<Ciphertext>(Ciphertext.TYPE_NAME, {
-  rebuild: (template, tensors) => template.rebuild(tensors.get(DATA_ENTRY) as Tensor),
 });

@@ -1,8 +1,7 @@
-import { registerExactValue } from '@fhelium/signature';
 import type { Tensor } from '@fhelium/cuda-native';
 import type { CkksParameters } from '../params/CkksParameters.js';
-import { BORROWED, DATA_ENTRY } from './CkksValue.js';
-import type { CkksValueKind } from './CkksValueKind.js';
+import { BORROWED } from './CkksValue.js';
+import { defineValueKind, type CkksValueKind } from './CkksValueKind.js';
 import { KeySwitchingKey, planKeySwitchingKey, type KeySwitchingKeyOptions } from './KeySwitchingKey.js';
 import { requireData, requireOptions, requireParameters } from './layout.js';
 
@@ -45,19 +44,11 @@ export class ConjugationKey extends KeySwitchingKey {
   }
 }
 
-/** Serialization's view of {@link ConjugationKey}. */
-export const CONJUGATION_KEY_KIND: CkksValueKind<ConjugationKey> = Object.freeze({
-  typeName: ConjugationKey.TYPE_NAME,
+/** Serialization's view of {@link ConjugationKey}; the type is registered with the exact-value registry. */
+export const CONJUGATION_KEY_KIND: CkksValueKind<ConjugationKey> = defineValueKind(ConjugationKey, {
   className: TYPE,
-  valueClass: ConjugationKey,
   secret: false,
-  optionFields: Object.freeze(['domain', 'keyId']),
+  optionFields: ['domain', 'keyId'],
   plan: (parameters: CkksParameters, options: Readonly<Record<string, unknown>>) =>
     planKeySwitchingKey(TYPE, parameters, options, { galoisElement: 2 * parameters.ringDegree - 1 }),
-  create: (parameters: CkksParameters, options: Readonly<Record<string, unknown>>, data: Tensor) =>
-    new ConjugationKey({ ...(options as unknown as ConjugationKeyOptions), parameters, data }),
-});
-
-registerExactValue<ConjugationKey>(ConjugationKey.TYPE_NAME, {
-  rebuild: (template, tensors) => template.rebuild(tensors.get(DATA_ENTRY) as Tensor),
 });

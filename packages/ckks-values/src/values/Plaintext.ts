@@ -1,8 +1,7 @@
-import { registerExactValue } from '@fhelium/signature';
 import type { Tensor } from '@fhelium/cuda-native';
 import type { CkksParameters } from '../params/CkksParameters.js';
-import { BORROWED, buildState, CkksValue, DATA_ENTRY, formatScale, type CkksValueState } from './CkksValue.js';
-import type { CkksValueKind } from './CkksValueKind.js';
+import { BORROWED, buildState, CkksValue, formatScale, type CkksValueState } from './CkksValue.js';
+import { defineValueKind, type CkksValueKind } from './CkksValueKind.js';
 import {
   requireData,
   requireDomain,
@@ -79,18 +78,10 @@ export class Plaintext extends CkksValue {
   }
 }
 
-/** Serialization's view of {@link Plaintext}. */
-export const PLAINTEXT_KIND: CkksValueKind<Plaintext> = Object.freeze({
-  typeName: Plaintext.TYPE_NAME,
+/** Serialization's view of {@link Plaintext}; the type is registered with the exact-value registry. */
+export const PLAINTEXT_KIND: CkksValueKind<Plaintext> = defineValueKind(Plaintext, {
   className: TYPE,
-  valueClass: Plaintext,
   secret: false,
-  optionFields: Object.freeze(['level', 'scale', 'domain']),
+  optionFields: ['level', 'scale', 'domain'],
   plan,
-  create: (parameters: CkksParameters, options: Readonly<Record<string, unknown>>, data: Tensor) =>
-    new Plaintext({ ...(options as unknown as PlaintextOptions), parameters, data }),
-});
-
-registerExactValue<Plaintext>(Plaintext.TYPE_NAME, {
-  rebuild: (template, tensors) => template.rebuild(tensors.get(DATA_ENTRY) as Tensor),
 });

@@ -1,19 +1,8 @@
-import { registerExactValue } from '@fhelium/signature';
 import type { Tensor } from '@fhelium/cuda-native';
 import type { CkksParameters } from '../params/CkksParameters.js';
-import { BORROWED, buildState, CkksValue, DATA_ENTRY, type CkksValueState } from './CkksValue.js';
-import type { CkksValueKind } from './CkksValueKind.js';
-import { checkKeyId } from './keyId.js';
-import {
-  requireBasis,
-  requireData,
-  requireDomain,
-  requireLevel,
-  requireOptions,
-  requireParameters,
-  type ModulusBasis,
-  type PolynomialDomain,
-} from './layout.js';
+import { BORROWED, CkksValue, type CkksValueState } from './CkksValue.js';
+import { defineValueKind, planKey, type CkksValueKind } from './CkksValueKind.js';
+import { requireData, requireOptions, requireParameters, type ModulusBasis, type PolynomialDomain } from './layout.js';
 
 const TYPE = 'PublicKey';
 
@@ -37,11 +26,7 @@ export interface PublicKeyOptions {
 }
 
 function plan(parameters: CkksParameters, options: Readonly<Record<string, unknown>>): CkksValueState {
-  const level = requireLevel(TYPE, parameters, options.level ?? parameters.maxLevel);
-  const basis = requireBasis(TYPE, options.basis);
-  const domain = requireDomain(TYPE, options.domain);
-  const keyId = checkKeyId(TYPE, options.keyId);
-  return buildState(parameters, { level, basis, domain, components: 2, extra: { keyId } });
+  return planKey(TYPE, 2, parameters, options);
 }
 
 /**
@@ -85,18 +70,10 @@ export class PublicKey extends CkksValue {
   }
 }
 
-/** Serialization's view of {@link PublicKey}. */
-export const PUBLIC_KEY_KIND: CkksValueKind<PublicKey> = Object.freeze({
-  typeName: PublicKey.TYPE_NAME,
+/** Serialization's view of {@link PublicKey}; the type is registered with the exact-value registry. */
+export const PUBLIC_KEY_KIND: CkksValueKind<PublicKey> = defineValueKind(PublicKey, {
   className: TYPE,
-  valueClass: PublicKey,
   secret: false,
-  optionFields: Object.freeze(['level', 'basis', 'domain', 'keyId']),
+  optionFields: ['level', 'basis', 'domain', 'keyId'],
   plan,
-  create: (parameters: CkksParameters, options: Readonly<Record<string, unknown>>, data: Tensor) =>
-    new PublicKey({ ...(options as unknown as PublicKeyOptions), parameters, data }),
-});
-
-registerExactValue<PublicKey>(PublicKey.TYPE_NAME, {
-  rebuild: (template, tensors) => template.rebuild(tensors.get(DATA_ENTRY) as Tensor),
 });

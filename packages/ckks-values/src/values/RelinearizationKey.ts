@@ -1,8 +1,7 @@
-import { registerExactValue } from '@fhelium/signature';
 import type { Tensor } from '@fhelium/cuda-native';
 import type { CkksParameters } from '../params/CkksParameters.js';
-import { BORROWED, DATA_ENTRY } from './CkksValue.js';
-import type { CkksValueKind } from './CkksValueKind.js';
+import { BORROWED } from './CkksValue.js';
+import { defineValueKind, type CkksValueKind } from './CkksValueKind.js';
 import { KeySwitchingKey, planKeySwitchingKey, type KeySwitchingKeyOptions } from './KeySwitchingKey.js';
 import { requireData, requireOptions, requireParameters } from './layout.js';
 
@@ -43,18 +42,10 @@ export class RelinearizationKey extends KeySwitchingKey {
   }
 }
 
-/** Serialization's view of {@link RelinearizationKey}. */
-export const RELINEARIZATION_KEY_KIND: CkksValueKind<RelinearizationKey> = Object.freeze({
-  typeName: RelinearizationKey.TYPE_NAME,
+/** Serialization's view of {@link RelinearizationKey}; the type is registered with the exact-value registry. */
+export const RELINEARIZATION_KEY_KIND: CkksValueKind<RelinearizationKey> = defineValueKind(RelinearizationKey, {
   className: TYPE,
-  valueClass: RelinearizationKey,
   secret: false,
-  optionFields: Object.freeze(['domain', 'keyId']),
+  optionFields: ['domain', 'keyId'],
   plan: (parameters: CkksParameters, options: Readonly<Record<string, unknown>>) => planKeySwitchingKey(TYPE, parameters, options),
-  create: (parameters: CkksParameters, options: Readonly<Record<string, unknown>>, data: Tensor) =>
-    new RelinearizationKey({ ...(options as unknown as RelinearizationKeyOptions), parameters, data }),
-});
-
-registerExactValue<RelinearizationKey>(RelinearizationKey.TYPE_NAME, {
-  rebuild: (template, tensors) => template.rebuild(tensors.get(DATA_ENTRY) as Tensor),
 });

@@ -1,8 +1,7 @@
-import { registerExactValue } from '@fhelium/signature';
 import type { Tensor } from '@fhelium/cuda-native';
 import type { CkksParameters } from '../params/CkksParameters.js';
-import { BORROWED, DATA_ENTRY, type CkksValueState } from './CkksValue.js';
-import type { CkksValueKind } from './CkksValueKind.js';
+import { BORROWED, type CkksValueState } from './CkksValue.js';
+import { defineValueKind, type CkksValueKind } from './CkksValueKind.js';
 import { CkksValueError } from './errors.js';
 import { KeySwitchingKey, planKeySwitchingKey, type KeySwitchingKeyOptions } from './KeySwitchingKey.js';
 import { describeInput, requireData, requireOptions, requireParameters } from './layout.js';
@@ -93,18 +92,10 @@ export class RotationKey extends KeySwitchingKey {
   }
 }
 
-/** Serialization's view of {@link RotationKey}. */
-export const ROTATION_KEY_KIND: CkksValueKind<RotationKey> = Object.freeze({
-  typeName: RotationKey.TYPE_NAME,
+/** Serialization's view of {@link RotationKey}; the type is registered with the exact-value registry. */
+export const ROTATION_KEY_KIND: CkksValueKind<RotationKey> = defineValueKind(RotationKey, {
   className: TYPE,
-  valueClass: RotationKey,
   secret: false,
-  optionFields: Object.freeze(['domain', 'keyId', 'galoisElement']),
+  optionFields: ['domain', 'keyId', 'galoisElement'],
   plan,
-  create: (parameters: CkksParameters, options: Readonly<Record<string, unknown>>, data: Tensor) =>
-    new RotationKey({ ...(options as unknown as RotationKeyOptions), parameters, data }),
-});
-
-registerExactValue<RotationKey>(RotationKey.TYPE_NAME, {
-  rebuild: (template, tensors) => template.rebuild(tensors.get(DATA_ENTRY) as Tensor),
 });

@@ -1,19 +1,9 @@
-import { registerExactValue } from '@fhelium/signature';
 import type { Tensor } from '@fhelium/cuda-native';
 import type { CkksParameters } from '../params/CkksParameters.js';
-import { BORROWED, buildState, CkksValue, DATA_ENTRY, type CkksValueState } from './CkksValue.js';
-import type { CkksValueKind } from './CkksValueKind.js';
-import { checkKeyId, newKeyId } from './keyId.js';
-import {
-  requireBasis,
-  requireData,
-  requireDomain,
-  requireLevel,
-  requireOptions,
-  requireParameters,
-  type ModulusBasis,
-  type PolynomialDomain,
-} from './layout.js';
+import { BORROWED, CkksValue, type CkksValueState } from './CkksValue.js';
+import { defineValueKind, planKey, type CkksValueKind } from './CkksValueKind.js';
+import { newKeyId } from './keyId.js';
+import { requireData, requireOptions, requireParameters, type ModulusBasis, type PolynomialDomain } from './layout.js';
 
 const TYPE = 'SecretKey';
 
@@ -37,11 +27,7 @@ export interface SecretKeyOptions {
 }
 
 function plan(parameters: CkksParameters, options: Readonly<Record<string, unknown>>): CkksValueState {
-  const level = requireLevel(TYPE, parameters, options.level ?? parameters.maxLevel);
-  const basis = requireBasis(TYPE, options.basis);
-  const domain = requireDomain(TYPE, options.domain);
-  const keyId = checkKeyId(TYPE, options.keyId);
-  return buildState(parameters, { level, basis, domain, components: 1, extra: { keyId } });
+  return planKey(TYPE, 1, parameters, options);
 }
 
 /**
@@ -88,18 +74,10 @@ export class SecretKey extends CkksValue {
   }
 }
 
-/** Serialization's view of {@link SecretKey}. */
-export const SECRET_KEY_KIND: CkksValueKind<SecretKey> = Object.freeze({
-  typeName: SecretKey.TYPE_NAME,
+/** Serialization's view of {@link SecretKey}; the type is registered with the exact-value registry. */
+export const SECRET_KEY_KIND: CkksValueKind<SecretKey> = defineValueKind(SecretKey, {
   className: TYPE,
-  valueClass: SecretKey,
   secret: true,
-  optionFields: Object.freeze(['level', 'basis', 'domain', 'keyId']),
+  optionFields: ['level', 'basis', 'domain', 'keyId'],
   plan,
-  create: (parameters: CkksParameters, options: Readonly<Record<string, unknown>>, data: Tensor) =>
-    new SecretKey({ ...(options as unknown as SecretKeyOptions), parameters, data }),
-});
-
-registerExactValue<SecretKey>(SecretKey.TYPE_NAME, {
-  rebuild: (template, tensors) => template.rebuild(tensors.get(DATA_ENTRY) as Tensor),
 });

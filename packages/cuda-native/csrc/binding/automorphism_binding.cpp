@@ -20,11 +20,7 @@ napi_value automorphism_ntt(Args& a) {
   const auto limbs = static_cast<std::size_t>(a.i64(4));
   const auto log_n = static_cast<uint32_t>(a.i32(5));
   const uint64_t g = a.u64(6);
-  if (dev == kCpuDevice) {
-    cpu::automorphism_ntt(in, out, batch, limbs, log_n, g);
-  } else {
-    FHELIUM_CUDA_ONLY(cuda::automorphism_ntt(in, out, batch, limbs, log_n, g, cuda_stream(dev)));
-  }
+  FHELIUM_RUN_ON_STREAM_LAST(dev, automorphism_ntt, in, out, batch, limbs, log_n, g);
   return nullptr;
 }
 FHELIUM_BINDING("automorphismNtt", automorphism_ntt)
@@ -45,12 +41,7 @@ napi_value automorphism_coeff(Args& a) {
                     std::to_string(limbs) + " limbs");
   const auto* moduli = a.ptr<const Modulus>(8);
   const auto num_primes = static_cast<std::size_t>(a.i64(9));
-  if (dev == kCpuDevice) {
-    cpu::automorphism_coeff(in, out, batch, limbs, log_n, g, map.data, moduli, num_primes);
-  } else {
-    FHELIUM_CUDA_ONLY(
-        cuda::automorphism_coeff(in, out, batch, limbs, log_n, g, map.data, moduli, num_primes, cuda_stream(dev)));
-  }
+  FHELIUM_RUN_ON_STREAM_LAST(dev, automorphism_coeff, in, out, batch, limbs, log_n, g, map.data, moduli, num_primes);
   return nullptr;
 }
 FHELIUM_BINDING("automorphismCoeff", automorphism_coeff)

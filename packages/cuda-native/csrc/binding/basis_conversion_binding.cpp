@@ -100,11 +100,7 @@ napi_value basis_convert(Args& a) {
   const auto out_stride = static_cast<std::size_t>(a.i64(7));
   const auto batch = static_cast<std::size_t>(a.i64(8));
   const auto log_n = static_cast<uint32_t>(a.i32(9));
-  if (dev == kCpuDevice) {
-    cpu::basis_convert(in, in_stride, out, out_stride, batch, log_n, t);
-  } else {
-    FHELIUM_CUDA_ONLY(cuda::basis_convert(in, in_stride, out, out_stride, batch, log_n, t, cuda_stream(dev)));
-  }
+  FHELIUM_RUN_ON_STREAM_LAST(dev, basis_convert, in, in_stride, out, out_stride, batch, log_n, t);
   return nullptr;
 }
 FHELIUM_BINDING("basisConvert", basis_convert)
@@ -122,12 +118,7 @@ napi_value mod_up(Args& a) {
   const auto out_stride = static_cast<std::size_t>(a.i64(9));
   const auto batch = static_cast<std::size_t>(a.i64(10));
   const auto log_n = static_cast<uint32_t>(a.i32(11));
-  if (dev == kCpuDevice) {
-    cpu::mod_up(in, in_stride, in_limbs, digit_begin, out, out_stride, batch, log_n, t);
-  } else {
-    FHELIUM_CUDA_ONLY(
-        cuda::mod_up(in, in_stride, in_limbs, digit_begin, out, out_stride, batch, log_n, t, cuda_stream(dev)));
-  }
+  FHELIUM_RUN_ON_STREAM_LAST(dev, mod_up, in, in_stride, in_limbs, digit_begin, out, out_stride, batch, log_n, t);
   return nullptr;
 }
 FHELIUM_BINDING("modUp", mod_up)
@@ -160,12 +151,8 @@ napi_value mod_up_digits(Args& a) {
   auto* out = a.ptr<uint64_t>(7);
   const auto out_digit_stride = static_cast<std::size_t>(a.i64(8));
   const auto log_n = static_cast<uint32_t>(a.i32(9));
-  if (dev == kCpuDevice) {
-    cpu::mod_up_digits(in, in_limbs, digit_size, num_digits, out, out_digit_stride, log_n, views);
-  } else {
-    FHELIUM_CUDA_ONLY(cuda::mod_up_digits(in, in_limbs, digit_size, num_digits, out, out_digit_stride, log_n, views,
-                                          cuda_stream(dev)));
-  }
+  FHELIUM_RUN_ON_STREAM_LAST(dev, mod_up_digits, in, in_limbs, digit_size, num_digits, out, out_digit_stride, log_n,
+                             views);
   return nullptr;
 }
 FHELIUM_BINDING("modUpDigits", mod_up_digits)
@@ -184,12 +171,8 @@ napi_value mod_down_finish(Args& a) {
   const auto limbs = static_cast<std::size_t>(a.i64(8));
   const auto log_n = static_cast<uint32_t>(a.i32(9));
   const auto* constants = a.ptr<const uint64_t>(10);
-  if (dev == kCpuDevice) {
-    cpu::mod_down_finish(x, x_stride, conv, conv_stride, out, out_stride, batch, limbs, log_n, constants);
-  } else {
-    FHELIUM_CUDA_ONLY(cuda::mod_down_finish(x, x_stride, conv, conv_stride, out, out_stride, batch, limbs, log_n,
-                                            constants, cuda_stream(dev)));
-  }
+  FHELIUM_RUN_ON_STREAM_LAST(dev, mod_down_finish, x, x_stride, conv, conv_stride, out, out_stride, batch, limbs,
+                             log_n, constants);
   return nullptr;
 }
 FHELIUM_BINDING("modDownFinish", mod_down_finish)

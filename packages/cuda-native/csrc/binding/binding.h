@@ -12,9 +12,8 @@
 //     const int dev = a.i32(0);
 //     auto* out = a.ptr<uint64_t>(1);
 //     ...
-//     if (dev == kCpuDevice) cpu::my_op(out, ...);
-//     else FHELIUM_CUDA_ONLY(cuda::my_op(device_stream(dev), out, ...));
-//     // (entry points taking a cudaStream_t: cuda::my_op(out, ..., cuda_stream(dev)))
+//     FHELIUM_RUN_ON(dev, my_op, out, ...);  // cpu::my_op(out, ...) or cuda::my_op(stream, out, ...)
+//     // (CUDA entry points taking the cudaStream_t last: FHELIUM_RUN_ON_STREAM_LAST)
 //     return nullptr;  // undefined
 //   }
 //   FHELIUM_BINDING("myOp", my_op)
@@ -172,12 +171,25 @@ inline cudaStream_t cuda_stream(int dev) { return static_cast<cudaStream_t>(devi
 
 // Runs kernel `fn` with these arguments on device `dev`: cpu::fn(args...) for the CPU (-1),
 // else cuda::fn(device_stream(dev), args...) on the current stream of CUDA device `dev` (in a
-// CPU-only build, Error(CudaUnavailable)). The one dispatch every kernel binding shares.
+// CPU-only build, Error(CudaUnavailable)). The dispatch of the kernels whose CUDA entry point
+// takes a DeviceStream first (modarith, mul-accumulate).
 #define FHELIUM_RUN_ON(dev, fn, ...)                                                   \
   do {                                                                                 \
     if ((dev) == ::fhelium::kCpuDevice) {                                              \
       ::fhelium::cpu::fn(__VA_ARGS__);                                                 \
     } else {                                                                           \
       FHELIUM_CUDA_ONLY(::fhelium::cuda::fn(::fhelium::binding::device_stream(dev), __VA_ARGS__)); \
+    }                                                                                  \
+  } while (false)
+
+// The same dispatch for kernels whose CUDA entry point takes the cudaStream_t last (ntt,
+// automorphism, basis conversion, rescale, keyswitch, sampling): cpu::fn(args...), else
+// cuda::fn(args..., cuda_stream(dev)).
+#define FHELIUM_RUN_ON_STREAM_LAST(dev, fn, ...)                                       \
+  do {                                                                                 \
+    if ((dev) == ::fhelium::kCpuDevice) {                                              \
+      ::fhelium::cpu::fn(__VA_ARGS__);                                                 \
+    } else {                                                                           \
+      FHELIUM_CUDA_ONLY(::fhelium::cuda::fn(__VA_ARGS__, ::fhelium::binding::cuda_stream(dev))); \
     }                                                                                  \
   } while (false)

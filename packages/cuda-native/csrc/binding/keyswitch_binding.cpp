@@ -29,13 +29,8 @@ napi_value keyswitch_inner_product(Args& a) {
   const uint64_t galois_elt = a.u64(9);
   const bool accumulate = a.boolean(10);
   auto* out = a.ptr<uint64_t>(11);
-  if (dev == kCpuDevice) {
-    cpu::keyswitch_inner_product(digits, num_digits, limbs, keys, map.data, moduli, num_primes, log_n, galois_elt,
-                                 accumulate, out);
-  } else {
-    FHELIUM_CUDA_ONLY(cuda::keyswitch_inner_product(digits, num_digits, limbs, keys, map.data, moduli, num_primes,
-                                                    log_n, galois_elt, accumulate, out, cuda_stream(dev)));
-  }
+  FHELIUM_RUN_ON_STREAM_LAST(dev, keyswitch_inner_product, digits, num_digits, limbs, keys, map.data, moduli,
+                             num_primes, log_n, galois_elt, accumulate, out);
   return nullptr;
 }
 FHELIUM_BINDING("keyswitchInnerProduct", keyswitch_inner_product)

@@ -75,16 +75,10 @@ napi_value ntt_transform(Args& a) {
   FHELIUM_CHECK(map.length == limbs, Argument,
                 "NTT kernels: the limb map has " + std::to_string(map.length) + " entries for " + std::to_string(limbs) +
                     " limbs");
-  if (dev == kCpuDevice) {
-    if (Forward) cpu::ntt_forward(in, in_stride, out, out_stride, batch, limbs, map.data, view);
-    else cpu::ntt_inverse(in, in_stride, out, out_stride, batch, limbs, map.data, view);
+  if (Forward) {
+    FHELIUM_RUN_ON_STREAM_LAST(dev, ntt_forward, in, in_stride, out, out_stride, batch, limbs, map.data, view);
   } else {
-#if FHELIUM_WITH_CUDA
-    if (Forward) cuda::ntt_forward(in, in_stride, out, out_stride, batch, limbs, map.data, view, cuda_stream(dev));
-    else cuda::ntt_inverse(in, in_stride, out, out_stride, batch, limbs, map.data, view, cuda_stream(dev));
-#else
-    cuda_not_built();
-#endif
+    FHELIUM_RUN_ON_STREAM_LAST(dev, ntt_inverse, in, in_stride, out, out_stride, batch, limbs, map.data, view);
   }
   return nullptr;
 }

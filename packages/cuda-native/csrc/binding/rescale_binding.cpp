@@ -59,11 +59,7 @@ napi_value rescale_prepare(Args& a) {
   const auto out_stride = static_cast<std::size_t>(a.i64(7));
   const auto batch = static_cast<std::size_t>(a.i64(8));
   const auto log_n = static_cast<uint32_t>(a.i32(9));
-  if (dev == kCpuDevice) {
-    cpu::rescale_prepare(last, last_stride, out, out_stride, batch, log_n, t);
-  } else {
-    FHELIUM_CUDA_ONLY(cuda::rescale_prepare(last, last_stride, out, out_stride, batch, log_n, t, cuda_stream(dev)));
-  }
+  FHELIUM_RUN_ON_STREAM_LAST(dev, rescale_prepare, last, last_stride, out, out_stride, batch, log_n, t);
   return nullptr;
 }
 FHELIUM_BINDING("rescalePrepare", rescale_prepare)
@@ -81,12 +77,7 @@ napi_value rescale_finish(Args& a) {
   const auto out_stride = static_cast<std::size_t>(a.i64(9));
   const auto batch = static_cast<std::size_t>(a.i64(10));
   const auto log_n = static_cast<uint32_t>(a.i32(11));
-  if (dev == kCpuDevice) {
-    cpu::rescale_finish(x, x_stride, tn, t_stride, out, out_stride, batch, log_n, t);
-  } else {
-    FHELIUM_CUDA_ONLY(
-        cuda::rescale_finish(x, x_stride, tn, t_stride, out, out_stride, batch, log_n, t, cuda_stream(dev)));
-  }
+  FHELIUM_RUN_ON_STREAM_LAST(dev, rescale_finish, x, x_stride, tn, t_stride, out, out_stride, batch, log_n, t);
   return nullptr;
 }
 FHELIUM_BINDING("rescaleFinish", rescale_finish)

@@ -32,6 +32,27 @@ SamplingKey sampling_key(Args& a, std::size_t i) {
   return key;
 }
 
+// The arguments both samplers start with: (device, out, batchStride, batch, limbs, logN, moduli,
+// key: Uint32Array, stream).
+struct SamplerArgs {
+  int dev;
+  uint64_t* out;
+  std::size_t batch_stride, batch, limbs;
+  uint32_t log_n;
+  const Modulus* moduli;
+  SamplingKey key;
+
+  explicit SamplerArgs(Args& a)
+      : dev(a.i32(0)),
+        out(a.ptr<uint64_t>(1)),
+        batch_stride(static_cast<std::size_t>(a.i64(2))),
+        batch(static_cast<std::size_t>(a.i64(3))),
+        limbs(static_cast<std::size_t>(a.i64(4))),
+        log_n(static_cast<uint32_t>(a.i32(5))),
+        moduli(a.ptr<const Modulus>(6)),
+        key(sampling_key(a, 7)) {}
+};
+
 #if FHELIUM_WITH_CUDA
 void refuse_capture(const char* operation) {
   cuda::check_no_capture(operation, "a replay would draw the very same samples again");
@@ -40,20 +61,10 @@ void refuse_capture(const char* operation) {
 
 // sampleUniformMod(device, out, batchStride, batch, limbs, logN, moduli, key: Uint32Array, stream)
 napi_value sample_uniform_mod(Args& a) {
-  const int dev = a.i32(0);
-  auto* out = a.ptr<uint64_t>(1);
-  const auto batch_stride = static_cast<std::size_t>(a.i64(2));
-  const auto batch = static_cast<std::size_t>(a.i64(3));
-  const auto limbs = static_cast<std::size_t>(a.i64(4));
-  const auto log_n = static_cast<uint32_t>(a.i32(5));
-  const auto* moduli = a.ptr<const Modulus>(6);
-  const SamplingKey key = sampling_key(a, 7);
-  if (dev == kCpuDevice) {
-    cpu::sample_uniform_mod(out, batch_stride, batch, limbs, log_n, moduli, key);
-  } else {
-    FHELIUM_CUDA_ONLY(refuse_capture("sampleUniformMod"));
-    FHELIUM_CUDA_ONLY(cuda::sample_uniform_mod(out, batch_stride, batch, limbs, log_n, moduli, key, cuda_stream(dev)));
-  }
+  const SamplerArgs s(a);
+  if (s.dev != kCpuDevice) FHELIUM_CUDA_ONLY(refuse_capture("sampleUniformMod"));
+  FHELIUM_RUN_ON_STREAM_LAST(s.dev, sample_uniform_mod, s.out, s.batch_stride, s.batch, s.limbs, s.log_n, s.moduli,
+                             s.key);
   return nullptr;
 }
 FHELIUM_BINDING("sampleUniformMod", sample_uniform_mod)
@@ -61,14 +72,7 @@ FHELIUM_BINDING("sampleUniformMod", sample_uniform_mod)
 // sampleSmallMod(device, out, batchStride, batch, limbs, logN, moduli, key: Uint32Array, stream,
 //                thresholds: BigUint64Array, begins: Uint32Array (polys + 1), minimums: Int32Array (polys))
 napi_value sample_small_mod(Args& a) {
-  const int dev = a.i32(0);
-  auto* out = a.ptr<uint64_t>(1);
-  const auto batch_stride = static_cast<std::size_t>(a.i64(2));
-  const auto batch = static_cast<std::size_t>(a.i64(3));
-  const auto limbs = static_cast<std::size_t>(a.i64(4));
-  const auto log_n = static_cast<uint32_t>(a.i32(5));
-  const auto* moduli = a.ptr<const Modulus>(6);
-  const SamplingKey key = sampling_key(a, 7);
+  const SamplerArgs s(a);
   const auto thresholds = kernels::typed_array<uint64_t>(a, 9, napi_biguint64_array, "a BigUint64Array of thresholds");
   const auto begins = kernels::typed_array<uint32_t>(a, 10, napi_uint32_array, "a Uint32Array of distribution starts");
   const auto minimums = kernels::typed_array<int32_t>(a, 11, napi_int32_array, "an Int32Array of distribution minimums");
@@ -87,12 +91,9 @@ napi_value sample_small_mod(Args& a) {
                 "sampleSmallMod: the distributions end at threshold " + std::to_string(d.begin[d.polys]) + " of " +
                     std::to_string(thresholds.length));
   for (std::size_t j = 0; j < thresholds.length; ++j) d.thresholds[j] = thresholds.data[j];
-  if (dev == kCpuDevice) {
-    cpu::sample_small_mod(out, batch_stride, batch, limbs, log_n, moduli, key, d);
-  } else {
-    FHELIUM_CUDA_ONLY(refuse_capture("sampleSmallMod"));
-    FHELIUM_CUDA_ONLY(cuda::sample_small_mod(out, batch_stride, batch, limbs, log_n, moduli, key, d, cuda_stream(dev)));
-  }
+  if (s.dev != kCpuDevice) FHELIUM_CUDA_ONLY(refuse_capture("sampleSmallMod"));
+  FHELIUM_RUN_ON_STREAM_LAST(s.dev, sample_small_mod, s.out, s.batch_stride, s.batch, s.limbs, s.log_n, s.moduli,
+                             s.key, d);
   return nullptr;
 }
 FHELIUM_BINDING("sampleSmallMod", sample_small_mod)

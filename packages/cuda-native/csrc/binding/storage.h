@@ -20,8 +20,6 @@ namespace fhelium::binding {
 class Args;
 
 struct Storage {
-  static constexpr uint32_t kTag = 0x53544f52u;  // "STOR"
-  uint32_t tag = kTag;
   int device = -1;       // -1: host
   bool pinned = false;   // host memory from the pinned cache
   void* ptr = nullptr;
@@ -55,7 +53,7 @@ class StorageLookup {
 uint64_t reserved_bytes_for(int device, bool pinned);
 
 // Frees every storage `env` allocated and still holds (its cleanup hook: a worker that exits
-// without disposing its tensors gives their memory back). Returns how many it freed.
-size_t release_storages_of(napi_env env);
+// without disposing its tensors gives their memory back).
+void release_storages_of(napi_env env);
 
 }  // namespace fhelium::binding

@@ -36,6 +36,13 @@ Registry& registry() {
 // 2^53: every integer below is a double exactly; user-space addresses are far below.
 constexpr uint64_t kMaxHandle = uint64_t{1} << 53;
 
+// The address a storage handle (a JavaScript Number) stands for, or 0 when the number cannot be
+// one (not a positive integer below 2^53). Says nothing of whether a storage lives there.
+uint64_t handle_address(double handle) {
+  if (!(handle > 0 && handle < static_cast<double>(kMaxHandle)) || std::floor(handle) != handle) return 0;
+  return static_cast<uint64_t>(handle);
+}
+
 // Gives the allocation back to its allocator. Returns the change of the serving allocator's
 // reserved bytes: usually 0, since freed blocks stay cached; negative when the allocator handed
 // memory back to the system.
@@ -89,16 +96,16 @@ Storage* StorageLookup::find(uint64_t address) const {
 }
 
 Storage* storage_arg(const Args& a, size_t i) {
-  const double handle = a.f64(i);
-  if (!(handle > 0 && handle < static_cast<double>(kMaxHandle)) || std::floor(handle) != handle) {
+  const uint64_t address = handle_address(a.f64(i));
+  if (address == 0) {
     fail(ErrorKind::Argument, "native argument " + std::to_string(i) + ": expected a tensor storage handle");
   }
-  Storage* s = find_storage(static_cast<uint64_t>(handle));
+  Storage* s = find_storage(address);
   FHELIUM_CHECK(s != nullptr, Disposed, "the tensor's storage was already released (use after dispose)");
   return s;
 }
 
-size_t release_storages_of(napi_env env) {
+void release_storages_of(napi_env env) {
   std::vector<Storage*> mine;
   {
     Registry& r = registry();
@@ -116,7 +123,6 @@ size_t release_storages_of(napi_env env) {
     }
     delete s;
   }
-  return mine.size();
 }
 
 namespace {
@@ -192,10 +198,8 @@ FHELIUM_BINDING("storageFree", storage_free)
 
 // storageIsLive(storage): boolean (for tests of the registry).
 napi_value storage_is_live(Args& a) {
-  const double handle = a.f64(0);
-  const bool live = handle > 0 && handle < static_cast<double>(kMaxHandle) &&
-                    find_storage(static_cast<uint64_t>(handle)) != nullptr;
-  return boolean(a.env(), live);
+  const uint64_t address = handle_address(a.f64(0));
+  return boolean(a.env(), address != 0 && find_storage(address) != nullptr);
 }
 FHELIUM_BINDING("storageIsLive", storage_is_live)
 

@@ -18,6 +18,17 @@ constexpr uint32_t kThreads = 256;
 // Digits whose loads one thread issues together (see the loop).
 constexpr uint32_t kDigitsAhead = 4;
 
+// Counts one more digit in both accumulators and, unless a single reduction suffices, folds both
+// below q after every kFoldTerms digits, so a residue plus the products stays below 2^128.
+__device__ __forceinline__ void count_and_fold(Acc128& acc0, Acc128& acc1, uint32_t& terms, bool single,
+                                               const Modulus& m) {
+  if (!single && ++terms == kFoldTerms) {
+    acc0 = Acc128{acc_reduce(acc0, m), 0};
+    acc1 = Acc128{acc_reduce(acc1, m), 0};
+    terms = 0;
+  }
+}
+
 __global__ void __launch_bounds__(kThreads)
     keyswitch_kernel(const uint64_t* __restrict__ digits, uint32_t num_digits, uint32_t limbs,
                      const uint64_t* __restrict__ keys, const Modulus* __restrict__ moduli,
@@ -57,11 +68,7 @@ __global__ void __launch_bounds__(kThreads)
     for (uint32_t u = 0; u < kDigitsAhead; ++u) {
       acc_mul_add(acc0, dv[u], k0[u]);
       acc_mul_add(acc1, dv[u], k1[u]);
-      if (!single && ++terms == kFoldTerms) {
-        acc0 = Acc128{acc_reduce(acc0, m), 0};
-        acc1 = Acc128{acc_reduce(acc1, m), 0};
-        terms = 0;
-      }
+      count_and_fold(acc0, acc1, terms, single, m);
     }
     d += kDigitsAhead * digit_step;
     key += kDigitsAhead * key_step;
@@ -72,11 +79,7 @@ __global__ void __launch_bounds__(kThreads)
     acc_mul_add(acc1, dj, __ldg(key + key_comp));
     d += digit_step;
     key += key_step;
-    if (!single && ++terms == kFoldTerms) {
-      acc0 = Acc128{acc_reduce(acc0, m), 0};
-      acc1 = Acc128{acc_reduce(acc1, m), 0};
-      terms = 0;
-    }
+    count_and_fold(acc0, acc1, terms, single, m);
   }
   *out0 = single ? acc_reduce_small(acc0, m) : acc_reduce(acc0, m);
   *out1 = single ? acc_reduce_small(acc1, m) : acc_reduce(acc1, m);

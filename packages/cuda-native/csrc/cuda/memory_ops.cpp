@@ -106,11 +106,11 @@ void copy_bytes(const MemRef& dst, const MemRef& src, size_t n, bool non_blockin
 
 namespace {
 
-// The pairs of one copy_batch call by kind, kept between calls so a batch allocates nothing once
-// they have grown (copy_batch is never re-entered).
 // Fewer small pairs than this go to cudaMemcpyAsync one by one instead of a gather launch.
 constexpr size_t kGatherFromPairs = 3;
 
+// The pairs of one copy_batch call by kind, kept between calls so a batch allocates nothing once
+// they have grown (copy_batch is never re-entered).
 struct BatchPlan {
   std::vector<CopyPair> host;               // host to host
   std::vector<const CopyRequest*> fast;     // into the batch device from pinned or same-device memory
