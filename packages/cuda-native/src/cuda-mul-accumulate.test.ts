@@ -14,7 +14,7 @@ describeCuda('mulAccumulateMod: CPU and CUDA bit for bit', () => {
     fc.assert(
       fc.property(
         fc.bigInt({ min: 1n, max: (1n << 63n) - 1n }),
-        // 33 pairs take two launches; batches above 4 take several thread groups per coefficient.
+        // 33 pairs take two launches; batches above 2 take several thread groups per coefficient.
         fc.constantFrom(1, 5, 16, 33),
         fc.constantFrom(1, 2, 3, 5),
         fc.constantFrom(7, 1024, 4099, 1 << 14),

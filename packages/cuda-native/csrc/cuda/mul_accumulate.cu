@@ -15,7 +15,11 @@ namespace fhelium::cuda {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kBatchPerThread = 4;
+// Two batch entries (a ciphertext's components) per thread and four terms' loads ahead keep the
+// kernel at 64 registers (four 256-thread blocks per SM); four entries with four terms ahead took
+// 102 and halved the resident threads.
+constexpr int kBatchPerThread = 2;
+constexpr uint32_t kTermsAhead = 4;
 constexpr int64_t kMaxGrid = 65535;
 
 __global__ void __launch_bounds__(kThreads)
@@ -39,18 +43,42 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
       for (int c = 0; c < kBatchPerThread; ++c) acc[c] = Acc128{accumulate && c < group ? dst[c * batch_stride] : 0, 0};
       uint32_t terms_since_fold = 0;
-      for (uint32_t i = 0; i < count; ++i) {
-        const uint64_t b = __ldg(terms.b[i] + l * n + s);
-        const uint64_t* a = terms.a[i] + (c0 * limbs + l) * n + s;
+      // One product per term and batch entry; folds after every kFoldTerms products (exact, so
+      // where the folds fall does not change the result).
+      const auto add_term = [&](uint64_t b, const uint64_t (&av)[kBatchPerThread]) {
 #pragma unroll
         for (int c = 0; c < kBatchPerThread; ++c) {
-          if (c < group) acc_mul_add(acc[c], __ldg(a + c * batch_stride), b);
+          if (c < group) acc_mul_add(acc[c], av[c], b);
         }
         if (!single && ++terms_since_fold == kFoldTerms) {
 #pragma unroll
           for (int c = 0; c < kBatchPerThread; ++c) acc[c] = Acc128{acc_reduce(acc[c], m), 0};
           terms_since_fold = 0;
         }
+      };
+      const auto load_term = [&](uint32_t i, uint64_t& b, uint64_t (&av)[kBatchPerThread]) {
+        b = __ldg(terms.b[i] + l * n + s);
+        const uint64_t* a = terms.a[i] + (c0 * limbs + l) * n + s;
+#pragma unroll
+        for (int c = 0; c < kBatchPerThread; ++c) av[c] = c < group ? __ldg(a + c * batch_stride) : 0;
+      };
+      // kTermsAhead terms' loads are issued before any of their products: one term at a time,
+      // each iteration waited for its own loads, and Nsight Compute put a 16-term accumulation
+      // of [2, 8, 2^14] operands (a matrixVector giant step at n14-l7) at 24 us on the H200.
+      uint32_t i = 0;
+      for (; i + kTermsAhead <= count; i += kTermsAhead) {
+        uint64_t bv[kTermsAhead];
+        uint64_t av[kTermsAhead][kBatchPerThread];
+#pragma unroll
+        for (uint32_t u = 0; u < kTermsAhead; ++u) load_term(i + u, bv[u], av[u]);
+#pragma unroll
+        for (uint32_t u = 0; u < kTermsAhead; ++u) add_term(bv[u], av[u]);
+      }
+      for (; i < count; ++i) {
+        uint64_t b;
+        uint64_t av[kBatchPerThread];
+        load_term(i, b, av);
+        add_term(b, av);
       }
 #pragma unroll
       for (int c = 0; c < kBatchPerThread; ++c) {
