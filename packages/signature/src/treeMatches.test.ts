@@ -34,11 +34,44 @@ function outcome(run: () => void): Outcome {
  * `validate` behaves exactly as the diagnostic walk (same acceptance, same error in every part).
  */
 function expectAgreement(signature: ValueTreeSignature, value: unknown): Outcome {
-  const fast = treeMatches(signature, value, new ExactValueCalls());
-  const detailed = outcome(() => diagnoseTree(signature, value, 'value'));
+  const fastLeaves: unknown[] = [];
+  const fast = treeMatches(signature, value, new ExactValueCalls(), fastLeaves);
+  const detailedLeaves: unknown[] = [];
+  const detailed = outcome(() => diagnoseTree(signature, value, 'value', new ExactValueCalls(), detailedLeaves));
   expect({ fast }).toEqual({ fast: detailed.accepted });
   expect(outcome(() => signature.validate(value))).toEqual(detailed);
+  let validated: unknown[] = [];
+  expect(outcome(() => (validated = signature.validateLeaves(value)))).toEqual(detailed);
+  if (detailed.accepted) {
+    // Both walks and validateLeaves collect the same objects, in canonical order.
+    const expected = referenceLeaves(signature, value);
+    expect(fastLeaves).toHaveLength(expected.length);
+    expect(fastLeaves.every((leaf, i) => leaf === expected[i])).toBe(true);
+    expect(detailedLeaves.every((leaf, i) => leaf === expected[i]) && detailedLeaves.length === expected.length).toBe(true);
+    expect(validated.every((leaf, i) => leaf === expected[i]) && validated.length === expected.length).toBe(true);
+  }
   return detailed;
+}
+
+/** The tensor leaves of an accepted tree in canonical order, read naively (ordinary reads) along the signature. */
+function referenceLeaves(signature: ValueTreeSignature, value: unknown, out: unknown[] = []): unknown[] {
+  switch (signature.kind) {
+    case 'tensor':
+      out.push(value);
+      break;
+    case 'value':
+      for (const [, tensor] of (value as TensorResident).tensorEntries()) out.push(tensor);
+      break;
+    case 'array':
+      signature.children.forEach((child, i) => referenceLeaves(child, (value as unknown[])[i], out));
+      break;
+    case 'record':
+      signature.children.forEach((child, i) => referenceLeaves(child, (value as Record<string, unknown>)[signature.keys[i] as string], out));
+      break;
+    default:
+      signature.children.forEach((child, i) => referenceLeaves(child, (value as Map<unknown, unknown>).get(signature.keys[i]), out));
+  }
+  return out;
 }
 
 /** Edits that make a container of the built tree something other than plain data, or change its key set. */

@@ -86,13 +86,17 @@ const { ownKeys } = Reflect;
 
 /**
  * The state of one walk: a stack of the children read from containers on the way down (written
- * at `top` and never shrunk, so that popping costs nothing), and the exact-value calls.
+ * at `top` and never shrunk, so that popping costs nothing), the exact-value calls, and where the
+ * tensor leaves go (`null`: nowhere).
  */
 class Walk {
   readonly stack: unknown[] = [];
   top = 0;
 
-  constructor(readonly calls: ExactValueCalls) {}
+  constructor(
+    readonly calls: ExactValueCalls,
+    readonly leaves: unknown[] | null,
+  ) {}
 
   push(value: unknown): void {
     this.stack[this.top] = value;
@@ -107,16 +111,18 @@ class Walk {
  * @param signature - The expected tree.
  * @param value - The candidate; only read.
  * @param calls - Records the `exactMetadata()`/`tensorEntries()` calls made, for replay.
+ * @param leaves - Receives the tensor leaves as they are accepted, in canonical order (see
+ *   `ValueTreeSignature.validateLeaves`), or `null`. Complete only when the answer is `true`.
  * @throws whatever an exact value's `exactMetadata()` or `tensorEntries()` throws (the diagnostic
  *   walk would call them at the same point and throw the same), and whatever a Proxy's trap throws.
  */
-export function treeMatches(signature: ValueTreeSignature, value: unknown, calls: ExactValueCalls): boolean {
+export function treeMatches(signature: ValueTreeSignature, value: unknown, calls: ExactValueCalls, leaves: unknown[] | null = null): boolean {
   let plan = plans.get(signature);
   if (plan === undefined) {
     plan = compile(signature);
     plans.set(signature, plan);
   }
-  return nodeMatches(plan, value, new Walk(calls));
+  return nodeMatches(plan, value, new Walk(calls, leaves));
 }
 
 function compile(signature: ValueTreeSignature): Plan {
@@ -139,7 +145,9 @@ function compile(signature: ValueTreeSignature): Plan {
 function nodeMatches(plan: Plan, value: unknown, walk: Walk): boolean {
   switch (plan.kind) {
     case TENSOR:
-      return tensorMatches(plan.tensor as TensorSignature, value);
+      if (!tensorMatches(plan.tensor as TensorSignature, value)) return false;
+      walk.leaves?.push(value);
+      return true;
     case VALUE:
       return valueMatches(plan.value as ValueSignature, value, walk);
     case ARRAY:
@@ -304,9 +312,11 @@ function valueMatches(expected: ValueSignature, value: unknown, walk: Walk): boo
     const pair = stack[base + i];
     if (!Array.isArray(pair) || pair.length !== 2 || pair[0] !== (tensors[i] as readonly [string, TensorSignature])[0]) return false;
   }
+  const leaves = walk.leaves;
   for (let i = 0; i < count; i += 1) {
     const tensor: unknown = (stack[base + i] as unknown[])[1];
     if (!tensorMatches((tensors[i] as readonly [string, TensorSignature])[1], tensor)) return false;
+    leaves?.push(tensor);
   }
   walk.top = base;
   return true;
