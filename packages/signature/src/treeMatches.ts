@@ -81,7 +81,7 @@ const frozenDenseArrays = new WeakSet<object>();
 /** Frozen records that passed the plain-data check, with the plan whose keys they matched. */
 const frozenRecords = new WeakMap<object, Plan>();
 
-const { getOwnPropertyDescriptor, getOwnPropertyNames, getOwnPropertySymbols, getPrototypeOf, hasOwn, isFrozen } = Object;
+const { getOwnPropertyDescriptor, getOwnPropertyNames, getOwnPropertySymbols, getPrototypeOf, isFrozen } = Object;
 const { ownKeys } = Reflect;
 
 /**
@@ -195,21 +195,35 @@ function dimsEqual(expected: readonly number[], found: unknown): boolean {
 /**
  * Pushes the elements of a dense plain-data array of length `length` onto the walk's stack (see
  * `readDenseArray`: no holes, no accessors, no keys besides the elements and `length`), or returns
- * `false`. Each element is own (`Object.hasOwn`) and has no getter (`__lookupGetter__` stops at
- * the own property), so reading it right after the check runs no code; an accessor without a
- * getter reads as `undefined`, which no signature node accepts. Both checks together cost a
- * fraction of a property descriptor.
+ * `false`.
+ *
+ * The key set is settled by one `Reflect.ownKeys` call and its order, with no per-element
+ * `hasOwn`: an ordinary array lists its own keys as the array indices in ascending order, then its
+ * other string keys in creation order, `length` first (it is created with the array), then its
+ * symbols (ECMA-262 OrdinaryOwnPropertyKeys, which arrays use). So `length + 1` keys ending with
+ * `'length'` leave room for array indices only, and an array's indices are all below its length:
+ * `length` distinct ones are exactly `0 … length - 1` (no hole, no extra key, no symbol). An
+ * array with an extra string or symbol key, or a hole, has either more keys or another last key.
+ * No API short of an own-keys listing sees a non-enumerable extra key (`Object.keys` and `for…in`
+ * skip it), so the listing stays; it is one call per array, not one per element.
+ *
+ * Then each element must have no getter (`__lookupGetter__` stops at the own property), so reading
+ * it runs no code; an accessor without a getter reads as `undefined`, which no signature node
+ * accepts. (A Proxy may list keys in any order; like every Proxy it is held only to the traps it
+ * answers, see the module comment: what is pushed is what its `get` trap returned, and the walk
+ * checks that as the child.)
  */
 function readDense(array: readonly unknown[], length: number, walk: Walk): boolean {
   if (frozenDenseArrays.has(array)) {
     for (let i = 0; i < length; i += 1) walk.push(array[i]);
     return true;
   }
+  const keys = ownKeys(array);
+  if (keys.length !== length + 1 || keys[length] !== 'length') return false;
   for (let i = 0; i < length; i += 1) {
-    if (!hasOwn(array, i) || lookupGetter.call(array, i) !== undefined) return false;
+    if (lookupGetter.call(array, i) !== undefined) return false;
     walk.push(array[i]);
   }
-  if (ownKeys(array).length !== length + 1) return false;
   if (isFrozen(array)) frozenDenseArrays.add(array);
   return true;
 }
