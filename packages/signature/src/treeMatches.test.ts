@@ -193,6 +193,32 @@ describe('treeMatches (the fast walk of validate) agrees with the diagnostic wal
 });
 
 describe('treeMatches: guarantees of the fast walk', () => {
+  it('refuses an array with a hole, an accessor element or any extra key, also when a hole and an extra key keep the key count', () => {
+    const signature = ValueTreeSignature.fromValue([fakeTensor({ shape: [1] }), fakeTensor({ shape: [1] })]);
+    const pair = (): unknown[] => [fakeTensor({ shape: [1] }), fakeTensor({ shape: [1] })];
+    const edits: Record<string, (array: unknown[]) => void> = {
+      'a hole': (array) => delete array[1],
+      'a getter element': (array) => Object.defineProperty(array, 1, { get: () => fakeTensor({ shape: [1] }), enumerable: true }),
+      'a setter-only element': (array) => Object.defineProperty(array, 0, { set: () => undefined, enumerable: true }),
+      'an extra key': (array) => Object.assign(array, { extra: 1 }),
+      'a hidden extra key': (array) => Object.defineProperty(array, 'hidden', { value: 1 }),
+      'an extra symbol': (array) => Object.assign(array, { [Symbol('extra')]: 1 }),
+      'a hole and an extra key (same key count)': (array) => (delete array[1], Object.defineProperty(array, 'hidden', { value: 1 })),
+      'a hole and an extra symbol (same key count)': (array) => (delete array[0], Object.assign(array, { [Symbol('extra')]: 1 })),
+    };
+    for (const [name, edit] of Object.entries(edits)) {
+      const array = pair();
+      edit(array);
+      expect({ name, fast: treeMatches(signature, array, new ExactValueCalls()) }).toEqual({ name, fast: false });
+      expect({ name, accepted: expectAgreement(signature, array).accepted }).toEqual({ name, accepted: false });
+    }
+    // A non-enumerable element is still a data element: accepted by both walks.
+    const hiddenElement = pair();
+    Object.defineProperty(hiddenElement, 0, { enumerable: false });
+    expect(treeMatches(signature, hiddenElement, new ExactValueCalls())).toBe(true);
+    expect(expectAgreement(signature, hiddenElement).accepted).toBe(true);
+  });
+
   it('never runs a getter of a container, and reports it as the diagnostic walk does', () => {
     const signature = ValueTreeSignature.fromValue([fakeTensor({ shape: [2] }), { a: fakeTensor({ shape: [1] }) }]);
     let reads = 0;
