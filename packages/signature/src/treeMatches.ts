@@ -253,7 +253,10 @@ function childrenMatch(plan: Plan, base: number, walk: Walk): boolean {
 function arrayMatches(plan: Plan, value: unknown, walk: Walk): boolean {
   if (!Array.isArray(value)) return false;
   const length = plan.children.length;
-  if (value.length !== length || looksLikeLeaf(value, TENSOR_PROBE, MEMBER_PROBE)) return false;
+  if (value.length !== length) return false;
+  // looksLikeLeaf's test, written out here so that these `in` probes see arrays only (their
+  // inline caches stay monomorphic for the arrays of a tree, where a shared site sees every kind).
+  if ((TENSOR_PROBE in value && looksLikeTensor(value)) || (MEMBER_PROBE in value && looksLikeTensorResident(value))) return false;
   const base = walk.top;
   return readDense(value, length, walk) && childrenMatch(plan, base, walk);
 }
