@@ -34,6 +34,29 @@ export interface CopyHandleInit {
   readonly recycle?: (event: Event) => void;
 }
 
+/**
+ * Per CUDA device, a stream this module never gives work: an event recorded there completes as
+ * soon as the GPU reaches it, with nothing queued before it.
+ */
+const idleStreams = new Map<string, Stream>();
+
+/**
+ * A new event recorded on `device` and complete: recorded on the device's idle stream, then
+ * waited for (which returns at once, as nothing precedes it there).
+ *
+ * @param device - A CUDA device, `'cuda:N'`.
+ */
+function completedEvent(device: string): Event {
+  let stream = idleStreams.get(device);
+  if (stream === undefined) {
+    stream = new Stream(device);
+    idleStreams.set(device, stream);
+  }
+  const event = new Event({ enableTiming: false }).record(stream);
+  event.synchronize();
+  return event;
+}
+
 let create: (init: CopyHandleInit) => CopyHandle;
 let ownerOf: (handle: CopyHandle) => object;
 let streamOf: (handle: CopyHandle) => Stream | null;
@@ -105,8 +128,10 @@ export class CopyHandle {
    * synchronous copy into a CPU target (complete when `copyFrom` returned). Do not dispose it: the
    * handle queries it. The same object on every read. A handle whose completion was observed
    * before its event was first read has handed its event back to the buffer for later copies;
-   * it then returns an event that was never recorded, which reports completion (`query()` is true,
-   * waits on it return at once).
+   * it then returns, from the first read on, an event of its own that is recorded on the target
+   * device and already complete (recorded on an idle stream of that device and waited for there):
+   * `device` is the target device, `query()` is true and waits on it are satisfied at once, as
+   * for the original event after the copy.
    */
   get event(): Event | null {
     if (!this.#cuda) return null;
@@ -114,7 +139,7 @@ export class CopyHandle {
       this.#exposed = true;
       return this.#event;
     }
-    return (this.#completedEvent ??= new Event({ enableTiming: false }));
+    return (this.#completedEvent ??= completedEvent(this.device));
   }
 
   /**

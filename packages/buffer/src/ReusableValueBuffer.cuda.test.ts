@@ -112,11 +112,20 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     first.synchronize();
     const second = buffer.copyFrom(tree(3));
     expect(copyHandleEvent(second)).toBe(recorded);
-    // The first handle now answers with an event that was never recorded: complete.
+    // The first handle now answers with an event of its own, recorded on the target device and complete.
     expect(first.event).toBeInstanceOf(Event);
     expect(first.event).not.toBe(recorded);
     expect(first.event).toBe(first.event);
+    expect(first.event!.device).toBe(DEVICE);
     expect(first.event!.query()).toBe(true);
+    first.event!.synchronize();
+    // A consumer stream may wait on it: it is satisfied at once, and the copy's own event is not involved.
+    const consumer = new Stream(DEVICE);
+    consumer.waitEvent(first.event!);
+    expect(first.waitOn(consumer)).toBe(first);
+    consumer.synchronize();
+    consumer.dispose();
+    expect(copyHandleEvent(second)).toBe(recorded);
     // An event someone read stays with its handle.
     const read = second.event;
     second.synchronize();

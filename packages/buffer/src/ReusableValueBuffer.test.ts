@@ -231,6 +231,41 @@ describe('ReusableValueBuffer.copyFrom into a CPU target', () => {
     expect(read(buffer.value.b)).toEqual([20]);
   });
 
+  it('pairs leaves by key, not by position, when the example keys are not in canonical order, and names the right leaf in errors', () => {
+    using buffer = ReusableValueBuffer.like({ z: f32([1]), m: new Map<string | number, Tensor>([['k', f32([2])], [1, f32([3])]]), a: f32([4]) });
+    buffer.copyFrom({ a: f32([40]), m: new Map<string | number, Tensor>([[1, f32([30])], ['k', f32([20])]]), z: f32([10]) });
+    const value = buffer.value;
+    expect([value.z, value.m.get('k')!, value.m.get(1)!, value.a].map(read)).toEqual([[10], [20], [30], [40]]);
+    const disposed = f32([0]);
+    disposed.dispose();
+    const error = catchError(() => buffer.copyFrom({ a: f32([5]), m: new Map<string | number, Tensor>([[1, disposed], ['k', f32([5])]]), z: f32([5]) }));
+    expect(error.message).toBe('ReusableValueBuffer.copyFrom: source.m.get(1): expected a live tensor, found a disposed one');
+    expect([value.z, value.m.get('k')!, value.m.get(1)!, value.a].map(read)).toEqual([[10], [20], [30], [40]]);
+  });
+
+  it("copies the tensors that were validated: an exact value's tensorEntries() is called once", () => {
+    using buffer = ReusableValueBuffer.like([new TestCiphertext('ctx', 3, f32([1, 2]), f32([3, 4]))]);
+    const [c0, c1] = [f32([10, 20]), f32([30, 40])];
+    let calls = 0;
+    const shifty = Object.create(TestCiphertext.prototype, {
+      typeName: { value: 'test.buffer.Ciphertext' },
+      schemaVersion: { value: 1 },
+      contextId: { value: 'ctx' },
+      level: { value: 3 },
+      tensorEntries: {
+        // A second call would hand over tensors of another shape.
+        value: () => ((calls += 1), calls === 1 ? [['c0', c0], ['c1', c1]] : [['c0', f32([9])], ['c1', f32([9])]]),
+      },
+    }) as TestCiphertext;
+    buffer.copyFrom([shifty]);
+    expect(calls).toBe(1);
+    const copied = buffer.value[0]!;
+    expect([read(copied.c0 as Tensor), read(copied.c1 as Tensor)]).toEqual([
+      [10, 20],
+      [30, 40],
+    ]);
+  });
+
   it('copies a strided source into a contiguous target and back', () => {
     const base = f32([0, 1, 2, 3, 4, 5], [2, 3]);
     using contiguous = ReusableValueBuffer.like([f32([0, 0], [2, 1])]);

@@ -11,7 +11,7 @@ import { describeGiven } from './describeGiven.js';
 import { emptyWithLayout } from './emptyWithLayout.js';
 import { findSharedStorage } from './sharedStorage.js';
 import { implicitTargetDevice, namedDevice, resolveTargetDevice } from './targetDevice.js';
-import { buildValueTree, describeValueTree, gatherLeaves, rebaseTemplates, type ValueTreeNode } from './ValueTreeShape.js';
+import { buildValueTree, canonicalLeafOrder, describeValueTree, rebaseTemplates, type ValueTreeNode } from './ValueTreeShape.js';
 
 /** Options of {@link ReusableValueBuffer.like}. */
 export interface LikeOptions {
@@ -42,8 +42,11 @@ interface BufferState {
   readonly device: string;
   readonly pinned: boolean;
   readonly root: ValueTreeNode;
+  /** Leaf paths below the root, in the signature's canonical leaf order (the batch's order). */
   readonly leafPaths: readonly string[];
+  /** Target tensors by leaf number of `root`. */
   readonly targets: readonly Tensor[];
+  /** Copies into the targets, pair `k` for canonical leaf `k`. */
   readonly batch: TensorCopyBatch;
 }
 
@@ -64,11 +67,16 @@ export class ReusableValueBuffer<T = unknown> {
   readonly #device: string;
   readonly #pinned: boolean;
   readonly #nbytes: number;
+  /** Leaf paths below the root in canonical leaf order, for errors about source leaves. */
   readonly #leafPaths: readonly string[];
   readonly #owner: object = Object.freeze({});
   #root: ValueTreeNode | null;
   #targets: readonly Tensor[];
-  /** Copies into the targets: their addresses and sizes are prepared once, at `like`. */
+  /**
+   * Copies into the targets: their addresses and sizes are prepared once, at `like`. Pairs are in
+   * the signature's canonical leaf order, the order in which `validateLeaves` returns the leaves
+   * of a source, so a validated source goes to the batch as it is.
+   */
   readonly #batch: TensorCopyBatch;
   /** Handles whose completion has not been observed, oldest first. */
   #inFlight: CopyHandle[] = [];
@@ -165,10 +173,12 @@ export class ReusableValueBuffer<T = unknown> {
       sources.forEach((source, i) => {
         targets.push(emptyWithLayout(source, device, pinMemory, paths[i] as string));
       });
-      const batch = new TensorCopyBatch(targets);
-      initialCopy(batch, sources, device);
+      const order = canonicalLeafOrder(shape.root, signature);
+      const batch = new TensorCopyBatch(order.map((leaf) => targets[leaf] as Tensor));
+      initialCopy(batch, order.map((leaf) => sources[leaf] as Tensor), device);
       const root = rebaseTemplates(shape.root, targets);
-      return new ReusableValueBuffer<T>(constructing, { signature, device, pinned: pinMemory, root, leafPaths: shape.leafPaths, targets, batch });
+      const leafPaths = order.map((leaf) => shape.leafPaths[leaf] as string);
+      return new ReusableValueBuffer<T>(constructing, { signature, device, pinned: pinMemory, root, leafPaths, targets, batch });
     } catch (error) {
       for (const target of targets) target.dispose();
       throw error;
@@ -216,7 +226,7 @@ export class ReusableValueBuffer<T = unknown> {
 
   /**
    * Copies a matching tree into the fixed target storage. The whole source is validated first
-   * (`signature.validate(source, { path })`, then every leaf must be a live `Tensor`), so a
+   * (`signature.validateLeaves(source, { path })`, then every leaf must be a live `Tensor`), so a
    * mismatch anywhere leaves every target leaf untouched. Errors name the source tree by
    * `options.path` (default `'source'`: `source[1]: shape: …`).
    *
@@ -243,13 +253,12 @@ export class ReusableValueBuffer<T = unknown> {
    */
   copyFrom(source: T, options?: CopyFromOptions): CopyHandle {
     const where = 'ReusableValueBuffer.copyFrom';
-    const root = this.#open('copyFrom');
+    this.#open('copyFrom');
     const device = this.#device;
     const { stream, nonBlocking, waitFor, path } = parseCopyOptions(options, device, where);
-    this.#signature.validate(source, { path });
-    const gathered: unknown[] = [];
-    gatherLeaves(root, source, gathered);
-    const sources = checkSourceTensors(gathered, this.#leafPaths, path, where);
+    // One walk validates the whole source and collects the leaves it checked (nothing is read
+    // again, so no getter or exact-value method can swap a leaf between check and copy).
+    const sources = checkSourceTensors(this.#signature.validateLeaves(source, { path }), this.#leafPaths, path, where);
 
     if (device === 'cpu') {
       this.#batch.copyFrom(sources);

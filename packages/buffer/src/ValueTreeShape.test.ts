@@ -1,8 +1,9 @@
 import { Tensor } from '@fhelium/cuda-native';
+import { ValueTreeSignature } from '@fhelium/signature';
 import { describe, expect, it } from 'vitest';
 
 import { TestCiphertext } from './testing/fakeExactValue.js';
-import { buildValueTree, describeValueTree, gatherLeaves } from './ValueTreeShape.js';
+import { buildValueTree, canonicalLeafOrder, describeValueTree } from './ValueTreeShape.js';
 
 const t = (v: number): Tensor => Tensor.fromArray(new Float32Array([v]));
 
@@ -17,12 +18,19 @@ describe('ValueTreeShape', () => {
     expect(describeValueTree(t(1)).shape.leafPaths).toEqual(['']);
   });
 
-  it('gathers the leaves of a matching tree in the same numbering, whatever its key order', () => {
-    const { shape } = describeValueTree(tree);
-    const other = { 'odd-key': t(50), b: [t(10), new Map<string | number, unknown>([['x y', new TestCiphertext(null, 1, t(30), t(40))], [7, t(20)]])] };
-    const out: unknown[] = [];
-    gatherLeaves(shape.root, other, out);
-    expect(out.map((leaf) => (leaf as Tensor).toArray()[0])).toEqual([10, 20, 30, 40, 50]);
+  it("orders the leaf numbers as the signature's validateLeaves returns the leaves of any matching tree, whatever its key order", () => {
+    const described = { z: t(1), b: [t(2), new Map<string | number, unknown>([['x y', ct], [7, t(3)]])], a: { d: t(4), c: t(5) } };
+    const { shape } = describeValueTree(described);
+    const signature = ValueTreeSignature.fromValue(described);
+    const order = canonicalLeafOrder(shape.root, signature);
+    // Described numbering: z 0, b[0] 1, "x y" c0 2, c1 3, get(7) 4, a.d 5, a.c 6.
+    expect(order).toEqual([6, 5, 1, 4, 2, 3, 0]);
+    const other = { a: { c: t(50), d: t(40) }, b: [t(20), new Map<string | number, unknown>([[7, t(30)], ['x y', new TestCiphertext(null, 1, t(31), t(32))]])], z: t(10) };
+    const leaves = signature.validateLeaves(other);
+    const byNumber: unknown[] = [];
+    order.forEach((number, k) => (byNumber[number] = leaves[k]));
+    expect(byNumber.map((leaf) => (leaf as Tensor).toArray()[0])).toEqual([10, 20, 31, 32, 30, 40, 50]);
+    expect(canonicalLeafOrder(describeValueTree(t(1)).shape.root, ValueTreeSignature.fromValue(t(1)))).toEqual([0]);
   });
 
   it('builds new containers and rebuilt exact values around other tensors', () => {

@@ -4,11 +4,11 @@
  * tree and rebuild fresh trees around other tensors.
  *
  * Preconditions: every function here takes a tree that `ValueTreeSignature.fromValue` accepted
- * (for {@link describeValueTree}) or that `ValueTreeSignature.validate` accepted against the
- * signature of the described tree (for {@link gatherLeaves}); they do not re-check structure.
+ * (for {@link describeValueTree}), or a shape with the signature of its tree (for
+ * {@link canonicalLeafOrder}); they do not re-check structure.
  * Record and Map keys keep the order of the described tree, so rebuilt trees enumerate like it.
  */
-import { isRegisteredExactValue, isTensorLike, rebuildExactValue, type TensorLike, type TensorResident } from '@fhelium/signature';
+import { isRegisteredExactValue, isTensorLike, rebuildExactValue, type TensorLike, type TensorResident, type ValueTreeSignature } from '@fhelium/signature';
 
 import { entrySegment, indexSegment, keySegment, mapKeySegment } from './treePath.js';
 
@@ -92,37 +92,38 @@ export function describeValueTree(value: unknown, rootLabel = ''): DescribedValu
 }
 
 /**
- * Appends the tensor leaves of `value` to `out` in the leaf numbering of `shape`.
+ * The leaf numbers of a described tree in the canonical order of its signature: `order[k]` is the
+ * number of the leaf that `signature.validateLeaves` returns at position `k` for any tree that
+ * the signature accepts (record and Map children in the signature's canonical key order, not in
+ * the described tree's key order; exact-value entries in entry order, which validation requires to
+ * be the template's).
  *
- * @param root - The root of a {@link ValueTreeShape}.
- * @param value - A tree that the signature of the described tree validated.
- * @param out - Receives the leaves; `out[k]` is leaf number `k` when `out` starts empty.
+ * @param root - The root of the {@link ValueTreeShape} of a tree.
+ * @param signature - `ValueTreeSignature.fromValue` of that same tree.
+ * @returns One leaf number per tensor leaf, each exactly once.
  */
-export function gatherLeaves(root: ValueTreeNode, value: unknown, out: unknown[]): void {
-  switch (root.kind) {
-    case 'tensor':
-      out.push(value);
-      return;
-    case 'value': {
-      // validate() checked that the entry names and their order equal the template's.
-      for (const entry of (value as TensorResident).tensorEntries()) out.push(entry[1]);
-      return;
+export function canonicalLeafOrder(root: ValueTreeNode, signature: ValueTreeSignature): number[] {
+  const order: number[] = [];
+  const walk = (node: ValueTreeNode, expected: ValueTreeSignature): void => {
+    switch (node.kind) {
+      case 'tensor':
+        order.push(node.leaf);
+        return;
+      case 'value':
+        order.push(...node.leaves);
+        return;
+      case 'array':
+        node.children.forEach((child, i) => walk(child, expected.children[i] as ValueTreeSignature));
+        return;
+      default: {
+        // Same key set in another order: find each canonical key among the described keys.
+        const slots = new Map<string | number, number>(node.keys.map((key, i) => [key, i]));
+        expected.keys.forEach((key, i) => walk(node.children[slots.get(key) as number] as ValueTreeNode, expected.children[i] as ValueTreeSignature));
+      }
     }
-    case 'array': {
-      const items = value as readonly unknown[];
-      for (let i = 0; i < root.children.length; i += 1) gatherLeaves(root.children[i] as ValueTreeNode, items[i], out);
-      return;
-    }
-    case 'record': {
-      const record = value as Record<string, unknown>;
-      for (let i = 0; i < root.children.length; i += 1) gatherLeaves(root.children[i] as ValueTreeNode, record[root.keys[i] as string], out);
-      return;
-    }
-    default: {
-      const map = value as ReadonlyMap<string | number, unknown>;
-      for (let i = 0; i < root.children.length; i += 1) gatherLeaves(root.children[i] as ValueTreeNode, map.get(root.keys[i] as string | number), out);
-    }
-  }
+  };
+  walk(root, signature);
+  return order;
 }
 
 /**

@@ -357,6 +357,47 @@ describe('ValueTreeSignature.validate', () => {
   });
 });
 
+describe('ValueTreeSignature.validateLeaves', () => {
+  it('returns the tensor leaves in canonical order: records and Maps by key order, exact-value tensors in entry order', () => {
+    const [a, b, c, d, e] = [1, 2, 3, 4, 5].map((n) => fakeTensor({ shape: [n] }));
+    const value = fakeValue();
+    const [c0, c1] = value.entries.map(([, tensor]) => tensor);
+    const tree = { z: [a, value], b: new Map<string | number, unknown>([['y', b], [2, c]]), a: { q: d, p: e } };
+    const signature = ValueTreeSignature.fromValue(tree);
+    const leaves = signature.validateLeaves(tree, { path: 'source' });
+    expect(leaves).toHaveLength(7);
+    [e, d, c, b, a, c0, c1].forEach((leaf, i) => expect(leaves[i]).toBe(leaf));
+    expect(signature.validateLeaves(tree)).not.toBe(leaves);
+  });
+
+  it('throws what validate throws', () => {
+    const signature = ValueTreeSignature.fromValue({ a: [fakeTensor({ shape: [2] })] });
+    const wrong = { a: [fakeTensor({ shape: [3] })] };
+    expect(() => signature.validateLeaves(wrong, { path: 'source' })).toThrow(
+      new ExecutionInputError('source.a[0]: shape: expected [2], found [3]', { path: 'source.a[0]', field: 'shape', expected: '[2]', found: '[3]' }),
+    );
+    expect(() => signature.validateLeaves(wrong, { path: 1 as never })).toThrow(TypeError);
+  });
+
+  it("returns the tensors an exact value's single tensorEntries() call gave, even if a later call would give others", () => {
+    const first = fakeTensor({ shape: [2, 8] });
+    const other = fakeTensor({ shape: [2, 8] });
+    let calls = 0;
+    const shifty = Object.assign(Object.create(FakeExactValue.prototype) as FakeExactValue, {
+      typeName: FAKE_TYPE,
+      schemaVersion: 1,
+      contextId: 'ctx-1',
+      metadata: { level: 3, scale: 1099511627776n },
+      tensorEntries: () => ((calls += 1), calls === 1 ? [['c0', first], ['c1', first]] : [['c0', other], ['c1', other]]),
+    });
+    const signature = ValueTreeSignature.fromValue([fakeValue()]);
+    const leaves = signature.validateLeaves([shifty]);
+    expect(calls).toBe(1);
+    expect(leaves).toEqual([first, first]);
+    expect(leaves[0]).toBe(first);
+  });
+});
+
 describe('ValueTreeSignature constructor', () => {
   const tensor = new ValueTreeSignature('tensor', { leaf: new TensorSignature({ shape: [1], stride: [1], dtype: 'uint8' }) });
 

@@ -1,4 +1,5 @@
 import { isRegisteredExactValue } from './ExactValueRegistry.js';
+import type { TensorLike } from './TensorLike.js';
 import type { TensorResident } from './TensorResident.js';
 import { TensorSignature, type TensorSignatureJSON } from './TensorSignature.js';
 import { ValueSignature, unregisteredError, type ValueSignatureJSON } from './ValueSignature.js';
@@ -158,6 +159,27 @@ export class ValueTreeSignature {
    */
   validate(value: unknown, options?: PathOptions): void {
     validateTree(this, value, rootLabel(options, 'value'));
+  }
+
+  /**
+   * Validates `value` exactly as {@link ValueTreeSignature.validate} does (same acceptance, same
+   * errors) and returns its tensor leaves in canonical order: depth first, array elements by index,
+   * record and Map children in the order of `keys`, and an exact value's tensors in entry order
+   * (leaf `k` matches the `k`-th tensor signature met in that order). Each returned leaf is the
+   * object that was checked, taken in the same read as its container: no code of the candidate
+   * (getters, methods of exact values) runs between a leaf's check and its collection, so a caller
+   * that uses the leaves instead of reading the tree again uses exactly what was validated.
+   *
+   * @param value - The candidate tree.
+   * @param options - `path`: label of the root in messages (default `value`).
+   * @returns A new array of the tensor leaves (`TensorLike`s).
+   * @throws ExecutionInputError as {@link ValueTreeSignature.validate}.
+   * @throws TypeError if `options.path` is not a string.
+   */
+  validateLeaves(value: unknown, options?: PathOptions): TensorLike[] {
+    const leaves: TensorLike[] = [];
+    validateTree(this, value, rootLabel(options, 'value'), leaves);
+    return leaves;
   }
 
   /**

@@ -34,11 +34,44 @@ function outcome(run: () => void): Outcome {
  * `validate` behaves exactly as the diagnostic walk (same acceptance, same error in every part).
  */
 function expectAgreement(signature: ValueTreeSignature, value: unknown): Outcome {
-  const fast = treeMatches(signature, value, new ExactValueCalls());
-  const detailed = outcome(() => diagnoseTree(signature, value, 'value'));
+  const fastLeaves: unknown[] = [];
+  const fast = treeMatches(signature, value, new ExactValueCalls(), fastLeaves);
+  const detailedLeaves: unknown[] = [];
+  const detailed = outcome(() => diagnoseTree(signature, value, 'value', new ExactValueCalls(), detailedLeaves));
   expect({ fast }).toEqual({ fast: detailed.accepted });
   expect(outcome(() => signature.validate(value))).toEqual(detailed);
+  let validated: unknown[] = [];
+  expect(outcome(() => (validated = signature.validateLeaves(value)))).toEqual(detailed);
+  if (detailed.accepted) {
+    // Both walks and validateLeaves collect the same objects, in canonical order.
+    const expected = referenceLeaves(signature, value);
+    expect(fastLeaves).toHaveLength(expected.length);
+    expect(fastLeaves.every((leaf, i) => leaf === expected[i])).toBe(true);
+    expect(detailedLeaves.every((leaf, i) => leaf === expected[i]) && detailedLeaves.length === expected.length).toBe(true);
+    expect(validated.every((leaf, i) => leaf === expected[i]) && validated.length === expected.length).toBe(true);
+  }
   return detailed;
+}
+
+/** The tensor leaves of an accepted tree in canonical order, read naively (ordinary reads) along the signature. */
+function referenceLeaves(signature: ValueTreeSignature, value: unknown, out: unknown[] = []): unknown[] {
+  switch (signature.kind) {
+    case 'tensor':
+      out.push(value);
+      break;
+    case 'value':
+      for (const [, tensor] of (value as TensorResident).tensorEntries()) out.push(tensor);
+      break;
+    case 'array':
+      signature.children.forEach((child, i) => referenceLeaves(child, (value as unknown[])[i], out));
+      break;
+    case 'record':
+      signature.children.forEach((child, i) => referenceLeaves(child, (value as Record<string, unknown>)[signature.keys[i] as string], out));
+      break;
+    default:
+      signature.children.forEach((child, i) => referenceLeaves(child, (value as Map<unknown, unknown>).get(signature.keys[i]), out));
+  }
+  return out;
 }
 
 /** Edits that make a container of the built tree something other than plain data, or change its key set. */
@@ -160,6 +193,32 @@ describe('treeMatches (the fast walk of validate) agrees with the diagnostic wal
 });
 
 describe('treeMatches: guarantees of the fast walk', () => {
+  it('refuses an array with a hole, an accessor element or any extra key, also when a hole and an extra key keep the key count', () => {
+    const signature = ValueTreeSignature.fromValue([fakeTensor({ shape: [1] }), fakeTensor({ shape: [1] })]);
+    const pair = (): unknown[] => [fakeTensor({ shape: [1] }), fakeTensor({ shape: [1] })];
+    const edits: Record<string, (array: unknown[]) => void> = {
+      'a hole': (array) => delete array[1],
+      'a getter element': (array) => Object.defineProperty(array, 1, { get: () => fakeTensor({ shape: [1] }), enumerable: true }),
+      'a setter-only element': (array) => Object.defineProperty(array, 0, { set: () => undefined, enumerable: true }),
+      'an extra key': (array) => Object.assign(array, { extra: 1 }),
+      'a hidden extra key': (array) => Object.defineProperty(array, 'hidden', { value: 1 }),
+      'an extra symbol': (array) => Object.assign(array, { [Symbol('extra')]: 1 }),
+      'a hole and an extra key (same key count)': (array) => (delete array[1], Object.defineProperty(array, 'hidden', { value: 1 })),
+      'a hole and an extra symbol (same key count)': (array) => (delete array[0], Object.assign(array, { [Symbol('extra')]: 1 })),
+    };
+    for (const [name, edit] of Object.entries(edits)) {
+      const array = pair();
+      edit(array);
+      expect({ name, fast: treeMatches(signature, array, new ExactValueCalls()) }).toEqual({ name, fast: false });
+      expect({ name, accepted: expectAgreement(signature, array).accepted }).toEqual({ name, accepted: false });
+    }
+    // A non-enumerable element is still a data element: accepted by both walks.
+    const hiddenElement = pair();
+    Object.defineProperty(hiddenElement, 0, { enumerable: false });
+    expect(treeMatches(signature, hiddenElement, new ExactValueCalls())).toBe(true);
+    expect(expectAgreement(signature, hiddenElement).accepted).toBe(true);
+  });
+
   it('never runs a getter of a container, and reports it as the diagnostic walk does', () => {
     const signature = ValueTreeSignature.fromValue([fakeTensor({ shape: [2] }), { a: fakeTensor({ shape: [1] }) }]);
     let reads = 0;

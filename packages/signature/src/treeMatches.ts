@@ -81,18 +81,22 @@ const frozenDenseArrays = new WeakSet<object>();
 /** Frozen records that passed the plain-data check, with the plan whose keys they matched. */
 const frozenRecords = new WeakMap<object, Plan>();
 
-const { getOwnPropertyDescriptor, getOwnPropertyNames, getOwnPropertySymbols, getPrototypeOf, hasOwn, isFrozen } = Object;
+const { getOwnPropertyDescriptor, getOwnPropertyNames, getOwnPropertySymbols, getPrototypeOf, isFrozen } = Object;
 const { ownKeys } = Reflect;
 
 /**
  * The state of one walk: a stack of the children read from containers on the way down (written
- * at `top` and never shrunk, so that popping costs nothing), and the exact-value calls.
+ * at `top` and never shrunk, so that popping costs nothing), the exact-value calls, and where the
+ * tensor leaves go (`null`: nowhere).
  */
 class Walk {
   readonly stack: unknown[] = [];
   top = 0;
 
-  constructor(readonly calls: ExactValueCalls) {}
+  constructor(
+    readonly calls: ExactValueCalls,
+    readonly leaves: unknown[] | null,
+  ) {}
 
   push(value: unknown): void {
     this.stack[this.top] = value;
@@ -107,16 +111,18 @@ class Walk {
  * @param signature - The expected tree.
  * @param value - The candidate; only read.
  * @param calls - Records the `exactMetadata()`/`tensorEntries()` calls made, for replay.
+ * @param leaves - Receives the tensor leaves as they are accepted, in canonical order (see
+ *   `ValueTreeSignature.validateLeaves`), or `null`. Complete only when the answer is `true`.
  * @throws whatever an exact value's `exactMetadata()` or `tensorEntries()` throws (the diagnostic
  *   walk would call them at the same point and throw the same), and whatever a Proxy's trap throws.
  */
-export function treeMatches(signature: ValueTreeSignature, value: unknown, calls: ExactValueCalls): boolean {
+export function treeMatches(signature: ValueTreeSignature, value: unknown, calls: ExactValueCalls, leaves: unknown[] | null = null): boolean {
   let plan = plans.get(signature);
   if (plan === undefined) {
     plan = compile(signature);
     plans.set(signature, plan);
   }
-  return nodeMatches(plan, value, new Walk(calls));
+  return nodeMatches(plan, value, new Walk(calls, leaves));
 }
 
 function compile(signature: ValueTreeSignature): Plan {
@@ -139,7 +145,9 @@ function compile(signature: ValueTreeSignature): Plan {
 function nodeMatches(plan: Plan, value: unknown, walk: Walk): boolean {
   switch (plan.kind) {
     case TENSOR:
-      return tensorMatches(plan.tensor as TensorSignature, value);
+      if (!tensorMatches(plan.tensor as TensorSignature, value)) return false;
+      walk.leaves?.push(value);
+      return true;
     case VALUE:
       return valueMatches(plan.value as ValueSignature, value, walk);
     case ARRAY:
@@ -187,21 +195,35 @@ function dimsEqual(expected: readonly number[], found: unknown): boolean {
 /**
  * Pushes the elements of a dense plain-data array of length `length` onto the walk's stack (see
  * `readDenseArray`: no holes, no accessors, no keys besides the elements and `length`), or returns
- * `false`. Each element is own (`Object.hasOwn`) and has no getter (`__lookupGetter__` stops at
- * the own property), so reading it right after the check runs no code; an accessor without a
- * getter reads as `undefined`, which no signature node accepts. Both checks together cost a
- * fraction of a property descriptor.
+ * `false`.
+ *
+ * The key set is settled by one `Reflect.ownKeys` call and its order, with no per-element
+ * `hasOwn`: an ordinary array lists its own keys as the array indices in ascending order, then its
+ * other string keys in creation order, `length` first (it is created with the array), then its
+ * symbols (ECMA-262 OrdinaryOwnPropertyKeys, which arrays use). So `length + 1` keys ending with
+ * `'length'` leave room for array indices only, and an array's indices are all below its length:
+ * `length` distinct ones are exactly `0 … length - 1` (no hole, no extra key, no symbol). An
+ * array with an extra string or symbol key, or a hole, has either more keys or another last key.
+ * No API short of an own-keys listing sees a non-enumerable extra key (`Object.keys` and `for…in`
+ * skip it), so the listing stays; it is one call per array, not one per element.
+ *
+ * Then each element must have no getter (`__lookupGetter__` stops at the own property), so reading
+ * it runs no code; an accessor without a getter reads as `undefined`, which no signature node
+ * accepts. (A Proxy may list keys in any order; like every Proxy it is held only to the traps it
+ * answers, see the module comment: what is pushed is what its `get` trap returned, and the walk
+ * checks that as the child.)
  */
 function readDense(array: readonly unknown[], length: number, walk: Walk): boolean {
   if (frozenDenseArrays.has(array)) {
     for (let i = 0; i < length; i += 1) walk.push(array[i]);
     return true;
   }
+  const keys = ownKeys(array);
+  if (keys.length !== length + 1 || keys[length] !== 'length') return false;
   for (let i = 0; i < length; i += 1) {
-    if (!hasOwn(array, i) || lookupGetter.call(array, i) !== undefined) return false;
+    if (lookupGetter.call(array, i) !== undefined) return false;
     walk.push(array[i]);
   }
-  if (ownKeys(array).length !== length + 1) return false;
   if (isFrozen(array)) frozenDenseArrays.add(array);
   return true;
 }
@@ -231,7 +253,10 @@ function childrenMatch(plan: Plan, base: number, walk: Walk): boolean {
 function arrayMatches(plan: Plan, value: unknown, walk: Walk): boolean {
   if (!Array.isArray(value)) return false;
   const length = plan.children.length;
-  if (value.length !== length || looksLikeLeaf(value, TENSOR_PROBE, MEMBER_PROBE)) return false;
+  if (value.length !== length) return false;
+  // looksLikeLeaf's test, written out here so that these `in` probes see arrays only (their
+  // inline caches stay monomorphic for the arrays of a tree, where a shared site sees every kind).
+  if ((TENSOR_PROBE in value && looksLikeTensor(value)) || (MEMBER_PROBE in value && looksLikeTensorResident(value))) return false;
   const base = walk.top;
   return readDense(value, length, walk) && childrenMatch(plan, base, walk);
 }
@@ -304,9 +329,11 @@ function valueMatches(expected: ValueSignature, value: unknown, walk: Walk): boo
     const pair = stack[base + i];
     if (!Array.isArray(pair) || pair.length !== 2 || pair[0] !== (tensors[i] as readonly [string, TensorSignature])[0]) return false;
   }
+  const leaves = walk.leaves;
   for (let i = 0; i < count; i += 1) {
     const tensor: unknown = (stack[base + i] as unknown[])[1];
     if (!tensorMatches((tensors[i] as readonly [string, TensorSignature])[1], tensor)) return false;
+    leaves?.push(tensor);
   }
   walk.top = base;
   return true;

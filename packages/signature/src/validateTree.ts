@@ -22,16 +22,24 @@ import { treeMatches } from './treeMatches.js';
  * only. Each `exactMetadata()`/`tensorEntries()` call is made once per value occurrence: the
  * diagnostic walk replays the results the fast walk recorded.
  *
+ * The tensor leaves, in canonical order, go to `leaves` when it is given: each one is the object
+ * the walk read and checked (containers are read once, so no user code runs between the check of
+ * a leaf and its collection).
+ *
  * @param signature - The expected tree.
  * @param value - The candidate.
  * @param root - Label of the root in paths.
+ * @param leaves - Receives the tensor leaves (emptied first if the diagnostic walk runs), or `null`.
  * @throws ExecutionInputError at the first mismatch in canonical order (see `validate`).
  */
-export function validateTree(signature: ValueTreeSignature, value: unknown, root: string): void {
+export function validateTree(signature: ValueTreeSignature, value: unknown, root: string, leaves: unknown[] | null = null): void {
   const calls = new ExactValueCalls();
-  if (treeMatches(signature, value, calls)) return;
+  if (treeMatches(signature, value, calls, leaves)) return;
   calls.replay();
-  diagnoseTree(signature, value, root, calls);
+  // The fast walk may decline a valid tree (it is conservative): the diagnostic walk then accepts
+  // it and gathers the leaves afresh.
+  if (leaves !== null) leaves.length = 0;
+  diagnoseTree(signature, value, root, calls, leaves);
 }
 
 /**
@@ -43,10 +51,17 @@ export function validateTree(signature: ValueTreeSignature, value: unknown, root
  * @param value - The candidate.
  * @param root - Label of the root in paths.
  * @param calls - Where `exactMetadata()`/`tensorEntries()` results come from (recorded ones are replayed).
+ * @param leaves - Receives the tensor leaves in canonical order as they are checked, or `null`.
  * @throws ExecutionInputError at the first mismatch in canonical order (see `validate`).
  */
-export function diagnoseTree(signature: ValueTreeSignature, value: unknown, root: string, calls: ExactValueCalls = new ExactValueCalls()): void {
-  checkNode(signature, value, new PathTracker(root), calls);
+export function diagnoseTree(
+  signature: ValueTreeSignature,
+  value: unknown,
+  root: string,
+  calls: ExactValueCalls = new ExactValueCalls(),
+  leaves: unknown[] | null = null,
+): void {
+  checkNode(signature, value, new PathTracker(root), calls, leaves);
 }
 
 function fail(path: PathTracker, field: string, expected: string, found: string): never {
@@ -54,29 +69,30 @@ function fail(path: PathTracker, field: string, expected: string, found: string)
   throw new ExecutionInputError(`${where}: ${field}: expected ${expected}, found ${found}`, { path: where, field, expected, found });
 }
 
-function checkNode(signature: ValueTreeSignature, value: unknown, path: PathTracker, calls: ExactValueCalls): void {
+function checkNode(signature: ValueTreeSignature, value: unknown, path: PathTracker, calls: ExactValueCalls, leaves: unknown[] | null): void {
   switch (signature.kind) {
     case 'tensor': {
       const leaf = signature.leaf as TensorSignature;
       if (!isTensorLike(value)) fail(path, 'node kind', leaf.toString(), describeNode(value));
       checkTensor(leaf, value, path, '');
+      leaves?.push(value);
       return;
     }
     case 'value':
-      checkValue(signature.leaf as ValueSignature, value, path, calls);
+      checkValue(signature.leaf as ValueSignature, value, path, calls, leaves);
       return;
     case 'array':
-      checkArray(signature, value, path, calls);
+      checkArray(signature, value, path, calls, leaves);
       return;
     case 'record':
-      checkRecord(signature, value, path, calls);
+      checkRecord(signature, value, path, calls, leaves);
       return;
     default:
-      checkMap(signature, value, path, calls);
+      checkMap(signature, value, path, calls, leaves);
   }
 }
 
-function checkArray(signature: ValueTreeSignature, value: unknown, path: PathTracker, calls: ExactValueCalls): void {
+function checkArray(signature: ValueTreeSignature, value: unknown, path: PathTracker, calls: ExactValueCalls, leaves: unknown[] | null): void {
   const view = classifyNode(value);
   if (view.kind !== 'array') return fail(path, 'node kind', signature.toString(), describeNode(value));
   const items = readDenseArray(view.array);
@@ -84,12 +100,12 @@ function checkArray(signature: ValueTreeSignature, value: unknown, path: PathTra
   if (items.length !== signature.children.length) return fail(path, 'array length', String(signature.children.length), String(items.length));
   signature.children.forEach((child, i) => {
     path.pushIndex(i);
-    checkNode(child, items[i], path, calls);
+    checkNode(child, items[i], path, calls, leaves);
     path.pop();
   });
 }
 
-function checkRecord(signature: ValueTreeSignature, value: unknown, path: PathTracker, calls: ExactValueCalls): void {
+function checkRecord(signature: ValueTreeSignature, value: unknown, path: PathTracker, calls: ExactValueCalls, leaves: unknown[] | null): void {
   const view = classifyNode(value);
   if (view.kind !== 'record') return fail(path, 'node kind', signature.toString(), describeNode(value));
   const entries = readPlainObjectEntries(view.record);
@@ -106,12 +122,12 @@ function checkRecord(signature: ValueTreeSignature, value: unknown, path: PathTr
   signature.children.forEach((child, i) => {
     const key = expectedKeys[i] as string;
     path.pushKey(key);
-    checkNode(child, found.get(key), path, calls);
+    checkNode(child, found.get(key), path, calls, leaves);
     path.pop();
   });
 }
 
-function checkMap(signature: ValueTreeSignature, value: unknown, path: PathTracker, calls: ExactValueCalls): void {
+function checkMap(signature: ValueTreeSignature, value: unknown, path: PathTracker, calls: ExactValueCalls, leaves: unknown[] | null): void {
   const view = classifyNode(value);
   if (view.kind !== 'map') return fail(path, 'node kind', signature.toString(), describeNode(value));
   const map = view.map;
@@ -124,12 +140,12 @@ function checkMap(signature: ValueTreeSignature, value: unknown, path: PathTrack
   signature.children.forEach((child, i) => {
     const key = signature.keys[i] as string | number;
     path.pushMapKey(key);
-    checkNode(child, map.get(key), path, calls);
+    checkNode(child, map.get(key), path, calls, leaves);
     path.pop();
   });
 }
 
-function checkValue(expected: ValueSignature, value: unknown, path: PathTracker, calls: ExactValueCalls): void {
+function checkValue(expected: ValueSignature, value: unknown, path: PathTracker, calls: ExactValueCalls, leaves: unknown[] | null): void {
   if (!isTensorResident(value)) return fail(path, 'node kind', expected.toString(), describeNode(value));
   if (value.typeName !== expected.typeName) fail(path, 'typeName', quote(expected.typeName), quote(value.typeName));
   if (!isRegisteredExactValue(value)) {
@@ -156,6 +172,7 @@ function checkValue(expected: ValueSignature, value: unknown, path: PathTracker,
     const field = `tensor ${quote(name)}`;
     if (!isTensorLike(tensor)) fail(path, field, signature.toString(), describeNode(tensor));
     checkTensor(signature, tensor, path, `${field} `);
+    leaves?.push(tensor);
   });
 }
 
