@@ -355,6 +355,47 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     for (const s of streams) s.dispose();
   });
 
+  it('_copyFromThen (for @fhelium/graph) runs the caller\'s work after the copy and completes the copy with its event', () => {
+    const buffer = ReusableValueBuffer.like(tree(1), { device: DEVICE });
+    const stream = new Stream(DEVICE);
+    const caller = new Event();
+    const seen: Stream[] = [];
+    const source = tree(2);
+    const handle = buffer._copyFromThen(source, { stream }, (copyStream) => {
+      seen.push(copyStream);
+      return caller.record(copyStream);
+    });
+    expect(seen).toEqual([stream]);
+    // The handle completes with the caller's event (never recycled by the buffer) ...
+    expect(copyHandleEvent(handle)).toBe(caller);
+    handle.synchronize();
+    expect(handle.done()).toBe(true);
+    expect(payload(buffer.value as Tree)).toEqual(payload(source));
+    expect(handle.event).toBe(caller);
+    // ... which the buffer does not dispose on close.
+    buffer.close();
+    expect(caller.query()).toBe(true);
+    caller.dispose();
+    stream.dispose();
+  });
+
+  it('_copyFromThen keeps tracking the copy under its own event when the caller\'s work throws', () => {
+    using buffer = ReusableValueBuffer.like(tree(1), { device: DEVICE });
+    const before = buffer._inFlightCount;
+    const source = tree(3);
+    const failure = new Error('launch failed');
+    expect(catchError(() => buffer._copyFromThen(source, undefined, () => {
+      throw failure;
+    }))).toBe(failure);
+    expect(buffer._inFlightCount).toBe(before + 1);
+    cuda.synchronize(DEVICE);
+    expect(payload(buffer.value as Tree)).toEqual(payload(source));
+    // Later copies work as usual.
+    const next = tree(4);
+    buffer.copyFrom(next).synchronize();
+    expect(payload(buffer.value as Tree)).toEqual(payload(next));
+  });
+
   it('close waits for outstanding copies', () => {
     const buffer = ReusableValueBuffer.like([bytes(0, 64 * MiB, 'cuda')]);
     const handle = buffer.copyFrom([bytes(5, 64 * MiB, 'pinned')]);

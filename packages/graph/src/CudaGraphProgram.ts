@@ -289,8 +289,15 @@ export class CudaGraphProgram<A extends unknown[], O> {
     const state = this.#open('replay');
     const { copyOutput, synchronize } = parseReplayOptions(options, where);
     const stream = Stream.current(state.device);
-    this.#copy(state, inputs, stream, true, NO_EVENTS, where);
-    return this.#launch(state, stream, copyOutput, synchronize);
+    // The graph goes out right after the copy, on the same stream, and the replay's completion
+    // event doubles as the copy's: one event record per replay instead of two.
+    let result: O | undefined;
+    this.#copy(state, inputs, stream, true, NO_EVENTS, where, () => {
+      result = this.#enqueueReplay(state, stream, copyOutput);
+      return state.replayDone;
+    });
+    this.#finishReplay(state, stream, synchronize);
+    return result as O;
   }
 
   /**
@@ -347,13 +354,22 @@ export class CudaGraphProgram<A extends unknown[], O> {
    * validates the whole tree before copying anything (once: validation is most of a replay's host
    * cost); it names the tree `inputs` in its errors, which are rethrown as errors of `where`.
    */
-  #copy(state: OpenState, inputs: A, stream: Stream, nonBlocking: boolean, waitFor: readonly Event[], where: string): CopyHandle {
+  #copy(
+    state: OpenState,
+    inputs: A,
+    stream: Stream,
+    nonBlocking: boolean,
+    waitFor: readonly Event[],
+    where: string,
+    then?: (copyStream: Stream) => Event,
+  ): CopyHandle {
     // Stream order covers a replay on the same stream; another stream waits for its event.
     const last = this.#lastReplayStream;
     const events = last === null || last === stream ? waitFor : [...waitFor, state.replayDone];
+    const options = { stream, nonBlocking, waitFor: events, path: INPUTS_LABEL };
     let handle: CopyHandle;
     try {
-      handle = state.buffer.copyFrom(inputs, { stream, nonBlocking, waitFor: events, path: INPUTS_LABEL });
+      handle = then === undefined ? state.buffer.copyFrom(inputs, options) : state.buffer._copyFromThen(inputs, options, then);
     } catch (error) {
       if (error instanceof ExecutionInputError) throw CudaGraphInputError.fromBuffer(where, error);
       if (error instanceof TypeError) throw renamedTypeError(where, error);
@@ -393,6 +409,13 @@ export class CudaGraphProgram<A extends unknown[], O> {
     const latest = this.#latest;
     // The inputs may still be in flight for this stream: wait for the latest copy (GPU-side).
     if (latest !== null && this.#latestStream !== stream) latest.waitOn(stream);
+    const result = this.#enqueueReplay(state, stream, copyOutput);
+    this.#finishReplay(state, stream, synchronize);
+    return result;
+  }
+
+  /** Launches the graph on `stream` after any replay on another stream, clones the output if asked, records `replayDone`. */
+  #enqueueReplay(state: OpenState, stream: Stream, copyOutput: boolean): O {
     // Replays share output and temporaries: one on another stream must have finished.
     const last = this.#lastReplayStream;
     if (last !== null && last !== stream) stream.waitEvent(state.replayDone);
@@ -401,10 +424,13 @@ export class CudaGraphProgram<A extends unknown[], O> {
     // replay cannot overwrite the output while the clones read it.
     const result = copyOutput ? state.output.clone() : state.output.value;
     state.replayDone.record(stream);
+    return result as O;
+  }
+
+  #finishReplay(state: OpenState, stream: Stream, synchronize: boolean): void {
     this.#lastReplayStream = stream;
     this.#pending = false;
     if (synchronize) cuda.synchronize(state.device);
-    return result as O;
   }
 
   #open(member: string): OpenState {
