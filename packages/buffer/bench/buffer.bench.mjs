@@ -32,19 +32,14 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { ReusableValueBuffer, pinValueTree } = await import(path.join(here, '..', 'dist', 'index.js'));
-const { Tensor, Stream, Event } = await import('@fhelium/cuda-native');
-const { benchEnvironment, benchProgress, benchScaling, eventSamplesMs, median, streamGate, wallSamplesUs, writeReport } = await import('@fhelium/cuda-native/bench');
+const { Tensor, Stream } = await import('@fhelium/cuda-native');
+const { BURST_CALLS, BURST_GPU_CALLS, benchEnvironment, benchProgress, benchScaling, burstFigures, eventSamplesMs, median, streamGate, writeReport } = await import(
+  '@fhelium/cuda-native/bench'
+);
 
 const { scale, reps } = benchScaling();
 const LEAF_COUNTS = [1, 16, 256];
 const LEAF_ELEMENTS = 256; // float32: 1 KiB per leaf
-/** Calls (at least) and milliseconds (at least) before any timing, so that the JIT has optimized every path. */
-const WARMUP_CALLS = 2000;
-const WARMUP_MS = 300;
-/** Calls per timed host burst: few enough that the launch queue never fills. */
-const BURST = 16;
-/** Calls per GPU-time sample. */
-const GPU_CALLS = 64;
 const GATE_BYTES = 64 << 20;
 
 const progress = benchProgress('buffer.bench');
@@ -64,64 +59,22 @@ function disposeTree(tree) {
 }
 
 /**
- * Host, GPU and saturated figures of `call` (see the header comment). `settle` drains the work
- * (outside the timing); `stream` is the copy stream (null for CPU targets).
+ * Host, GPU and saturated figures of `call` (see the header comment), in this report's fields.
+ * `settle` drains the work (outside the timing); `stream` is the copy stream (null for CPU
+ * targets: no GPU figure).
  */
 function measure(call, settle, stream, gate, leaves) {
-  const warmupEnd = performance.now() + WARMUP_MS;
-  let warmupCalls = 0;
-  while (warmupCalls < WARMUP_CALLS || performance.now() < warmupEnd) {
-    for (let i = 0; i < BURST; i += 1) call();
-    settle();
-    warmupCalls += BURST;
-  }
-  const hostSamples = wallSamplesUs(
-    reps(200),
-    () => {
-      for (let i = 0; i < BURST; i += 1) call();
-    },
-    settle,
-  ).map((us) => us / BURST);
-  const usPerCall = median(hostSamples);
-
   const saturatedCalls = Math.max(50, Math.round(20_000 / leaves));
-  const saturated = wallSamplesUs(
-    reps(5),
-    () => {
-      for (let i = 0; i < saturatedCalls; i += 1) call();
-    },
-    settle,
-  ).map((us) => us / saturatedCalls);
-
-  let gpu = null;
-  if (stream !== null) {
-    const start = new Event();
-    const end = new Event();
-    const samples = [];
-    let isolated = true;
-    for (let r = 0; r < reps(10); r += 1) {
-      // Twice the host time of the burst, so the GPU reaches `start` only after it is enqueued.
-      gate.hold(stream, 2 * GPU_CALLS * usPerCall + 200);
-      start.record(stream);
-      for (let i = 0; i < GPU_CALLS; i += 1) call();
-      if (start.query()) isolated = false;
-      end.record(stream);
-      end.synchronize();
-      samples.push((start.elapsedMs(end) * 1000) / GPU_CALLS);
-    }
-    start.dispose();
-    end.dispose();
-    gpu = { usPerCall: median(samples), isolated };
-  }
+  const f = burstFigures(call, { settle, saturatedCalls, gpu: stream === null ? null : { stream, gate } });
   return {
-    usPerCall,
-    warmupCalls,
-    callsPerBurst: BURST,
-    bursts: hostSamples.length,
-    gpuUsPerCall: gpu === null ? null : gpu.usPerCall,
-    gpuIsolated: gpu === null ? null : gpu.isolated,
-    gpuCallsPerSample: gpu === null ? null : GPU_CALLS,
-    saturatedUsPerCall: median(saturated),
+    usPerCall: f.hostUs,
+    warmupCalls: f.warmupCalls,
+    callsPerBurst: BURST_CALLS,
+    bursts: f.bursts,
+    gpuUsPerCall: f.gpu === null ? null : f.gpu.usPerCall,
+    gpuIsolated: f.gpu === null ? null : f.gpu.isolated,
+    gpuCallsPerSample: f.gpu === null ? null : BURST_GPU_CALLS,
+    saturatedUsPerCall: f.saturatedUs,
     saturatedCallsPerRepetition: saturatedCalls,
   };
 }

@@ -4,9 +4,22 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { benchEnvironment, benchProgress, benchScaling, gitCommit, median, streamGate, wallSamplesUs, writeReport } from './bench.js';
+import {
+  BURST_CALLS,
+  BURST_WARMUP_CALLS,
+  benchEnvironment,
+  benchProgress,
+  benchScaling,
+  burstFigures,
+  gitCommit,
+  median,
+  streamGate,
+  wallSamplesUs,
+  writeReport,
+} from './bench.js';
 import { cuda, pinnedMemoryAllocated } from './cuda.js';
 import { Stream } from './stream.js';
+import { Tensor } from './tensor.js';
 import { describeCuda } from './testing.js';
 import { cpuThreads } from './diagnostics.js';
 
@@ -72,6 +85,21 @@ describe('bench harness', () => {
     expect(progress('a label')).toBeUndefined();
   });
 
+  it('burstFigures warms up in bursts, times host bursts and saturated runs, settles after each, and gives no GPU figure without a stream', () => {
+    let calls = 0;
+    let settles = 0;
+    const scaling = benchScaling({ BENCH_SCALE: '0.05' });
+    const f = burstFigures(() => (calls += 1), { settle: () => (settles += 1), saturatedCalls: 7, gpu: null, scaling });
+    expect(f.warmupCalls).toBeGreaterThanOrEqual(BURST_WARMUP_CALLS);
+    expect(f.warmupCalls % BURST_CALLS).toBe(0);
+    expect(f.bursts).toBe(scaling.reps(200));
+    expect(calls).toBe(f.warmupCalls + f.bursts * BURST_CALLS + scaling.reps(5) * 7);
+    expect(settles).toBe(f.warmupCalls / BURST_CALLS + f.bursts + scaling.reps(5));
+    expect(f.hostUs).toBeGreaterThanOrEqual(0);
+    expect(f.saturatedUs).toBeGreaterThanOrEqual(0);
+    expect(f.gpu).toBeNull();
+  });
+
   it('writes the report as indented JSON to the given file', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'bench-report-'));
     try {
@@ -80,6 +108,31 @@ describe('bench harness', () => {
       expect(readFileSync(file, 'utf8')).toBe('{\n  "benchmark": "x",\n  "figures": {\n    "a": 1\n  }\n}\n');
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describeCuda('burstFigures on CUDA', () => {
+  it('times the GPU behind a gate: a positive time per call for copies enqueued on the stream', () => {
+    const stream = new Stream('cuda:0');
+    const gate = streamGate(8 << 20);
+    const source = Tensor.empty([1024], { dtype: 'uint8', pinMemory: true });
+    const target = Tensor.empty([1024], { dtype: 'uint8', device: 'cuda:0' });
+    try {
+      const f = burstFigures(() => target.copy_(source, { stream, nonBlocking: true }), {
+        settle: () => stream.synchronize(),
+        saturatedCalls: 20,
+        gpu: { stream, gate },
+        scaling: benchScaling({ BENCH_SCALE: '0.05' }),
+      });
+      expect(f.gpu).not.toBeNull();
+      expect(f.gpu!.usPerCall).toBeGreaterThan(0);
+      expect(typeof f.gpu!.isolated).toBe('boolean');
+    } finally {
+      gate.dispose();
+      source.dispose();
+      target.dispose();
+      stream.dispose();
     }
   });
 });

@@ -182,6 +182,104 @@ export function eventSamplesMs(stream: Stream, repetitions: number, run: () => v
   }
 }
 
+/** Calls (at least) and milliseconds (at least) of warm-up before {@link burstFigures} times anything, so that the JIT has optimized every path. */
+export const BURST_WARMUP_CALLS = 2000;
+/** See {@link BURST_WARMUP_CALLS}. */
+export const BURST_WARMUP_MS = 300;
+/** Calls per timed host burst of {@link burstFigures}: few enough that the launch queue never fills. */
+export const BURST_CALLS = 16;
+/** Calls per GPU-time sample of {@link burstFigures}. */
+export const BURST_GPU_CALLS = 64;
+
+/** Options of {@link burstFigures}. */
+export interface BurstFiguresOptions {
+  /** Drains what the calls enqueued (a stream synchronize); runs after every burst, untimed. */
+  readonly settle: () => void;
+  /** Calls per back-to-back sample of the saturated figure. */
+  readonly saturatedCalls: number;
+  /** The stream the calls enqueue on and a gate for it, for the GPU figure; `null`: no GPU figure. */
+  readonly gpu: { readonly stream: Stream; readonly gate: StreamGate } | null;
+  /** Repetition scaling; default {@link benchScaling} of the environment. */
+  readonly scaling?: BenchScaling;
+}
+
+/** What {@link burstFigures} measured, in µs per call. */
+export interface BurstFigures {
+  /** Median host time per call over bursts of {@link BURST_CALLS} calls, drained between bursts. */
+  readonly hostUs: number;
+  /** Calls made before any timing. */
+  readonly warmupCalls: number;
+  /** Number of timed host bursts. */
+  readonly bursts: number;
+  /** Median wall time per call of `saturatedCalls` calls back to back: max(host cost, GPU time). */
+  readonly saturatedUs: number;
+  /**
+   * Median GPU time per call from events around {@link BURST_GPU_CALLS} calls enqueued behind the
+   * gate, with `isolated` true when every sample's calls were all enqueued before the GPU reached
+   * them (else the figure is bounded by the host); `null` without `options.gpu`.
+   */
+  readonly gpu: { readonly usPerCall: number; readonly isolated: boolean } | null;
+}
+
+/**
+ * The host, saturated and GPU figures of a small call (a copy, a replay, an eager op), the way the
+ * buffer and graph benchmarks report them: after a warm-up of at least {@link BURST_WARMUP_CALLS}
+ * calls and {@link BURST_WARMUP_MS} ms, the host cost from short bursts (so the launch queue never
+ * fills and the host never waits for the GPU), the back-to-back throughput, and the GPU time from
+ * CUDA events around a burst that a stream gate holds back until the host has enqueued all of it.
+ *
+ * @param call - One call; with `options.gpu`, it enqueues its work on that stream.
+ * @param options - See {@link BurstFiguresOptions}.
+ * @throws whatever `call` throws; CudaUnavailableError for a GPU figure without CUDA.
+ */
+export function burstFigures(call: () => void, options: BurstFiguresOptions): BurstFigures {
+  const { settle, saturatedCalls, gpu } = options;
+  const { reps } = options.scaling ?? benchScaling();
+  const perCall = (calls: number, repetitions: number): number[] =>
+    wallSamplesUs(
+      repetitions,
+      () => {
+        for (let i = 0; i < calls; i += 1) call();
+      },
+      settle,
+    ).map((us) => us / calls);
+  const warmupEnd = performance.now() + BURST_WARMUP_MS;
+  let warmupCalls = 0;
+  while (warmupCalls < BURST_WARMUP_CALLS || performance.now() < warmupEnd) {
+    for (let i = 0; i < BURST_CALLS; i += 1) call();
+    settle();
+    warmupCalls += BURST_CALLS;
+  }
+  const hostSamples = perCall(BURST_CALLS, reps(200));
+  const hostUs = median(hostSamples);
+  const saturatedUs = median(perCall(saturatedCalls, reps(5)));
+  return { hostUs, warmupCalls, bursts: hostSamples.length, saturatedUs, gpu: gpu === null ? null : gatedGpuUs(call, gpu.stream, gpu.gate, hostUs, reps(10)) };
+}
+
+/** The GPU figure of {@link burstFigures}. */
+function gatedGpuUs(call: () => void, stream: Stream, gate: StreamGate, hostUs: number, repetitions: number): { usPerCall: number; isolated: boolean } {
+  const start = new Event();
+  const end = new Event();
+  try {
+    const samples: number[] = [];
+    let isolated = true;
+    for (let r = 0; r < repetitions; r += 1) {
+      // Twice the host time of the burst, so the GPU reaches `start` only after it is enqueued.
+      gate.hold(stream, 2 * BURST_GPU_CALLS * hostUs + 200);
+      start.record(stream);
+      for (let i = 0; i < BURST_GPU_CALLS; i += 1) call();
+      if (start.query()) isolated = false;
+      end.record(stream);
+      end.synchronize();
+      samples.push((start.elapsedMs(end) * 1000) / BURST_GPU_CALLS);
+    }
+    return { usPerCall: median(samples), isolated };
+  } finally {
+    start.dispose();
+    end.dispose();
+  }
+}
+
 /** A stream gate: see {@link streamGate}. */
 export interface StreamGate {
   /** Enqueues on `stream` enough large copies to keep it busy for about `us` µs (at most 64 copies). */

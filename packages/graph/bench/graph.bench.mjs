@@ -37,7 +37,8 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { CudaGraphProgram } = await import(path.join(here, '..', 'dist', 'index.js'));
 const { Tensor, Stream, Event, cuda, withStream, addMod, mulMod, modulusTable } = await import('@fhelium/cuda-native');
-const { benchEnvironment, benchProgress, benchScaling, eventSamplesMs, median, streamGate, wallSamplesUs, writeReport } = await import('@fhelium/cuda-native/bench');
+const { BURST_CALLS, BURST_GPU_CALLS, benchEnvironment, benchProgress, benchScaling, burstFigures, eventSamplesMs, median, streamGate, writeReport } =
+  await import('@fhelium/cuda-native/bench');
 
 const { scale, reps } = benchScaling();
 const PRIMES = [(1n << 60n) - 93n, (1n << 40n) - 87n, (1n << 61n) - 1n, 97n];
@@ -70,66 +71,17 @@ function eventMs(stream, calls, repetitions, fn) {
   return median(samples.map((ms) => ms / calls));
 }
 
-/** Calls (at least) and milliseconds (at least) before any timing, so that the JIT has optimized every path. */
-const WARMUP_CALLS = 2000;
-const WARMUP_MS = 300;
-/** Calls per timed host burst: few enough that the launch queue never fills. */
-const BURST = 16;
-/** Calls per GPU-time sample. */
-const GPU_CALLS = 64;
+/** Calls per back-to-back sample of the saturated figure. */
+const SATURATED_CALLS = 1000;
 const GATE_BYTES = 64 << 20;
 
 /**
- * Host, GPU and saturated figures of `call`, which enqueues on `stream` (see the header comment):
- * host µs per call over short bursts with the stream drained between them; GPU µs per call from
- * events around a burst enqueued behind a gate of pinned copies (`isolated`: the host had enqueued
- * every sample's burst before the GPU reached it); wall µs per call back to back.
+ * Host, GPU and saturated figures of `call`, which enqueues on `stream` (see the header comment and
+ * `burstFigures` of the bench harness).
  */
 function callFigures(stream, call, gate) {
-  const run = () => withStream(stream, call);
-  const settle = () => stream.synchronize();
-  const warmupEnd = performance.now() + WARMUP_MS;
-  let warmupCalls = 0;
-  while (warmupCalls < WARMUP_CALLS || performance.now() < warmupEnd) {
-    for (let i = 0; i < BURST; i += 1) run();
-    settle();
-    warmupCalls += BURST;
-  }
-  const hostUs = median(
-    wallSamplesUs(
-      reps(200),
-      () => {
-        for (let i = 0; i < BURST; i += 1) run();
-      },
-      settle,
-    ).map((us) => us / BURST),
-  );
-  const saturatedCalls = 1000;
-  const saturatedUs = median(
-    wallSamplesUs(
-      reps(5),
-      () => {
-        for (let i = 0; i < saturatedCalls; i += 1) run();
-      },
-      settle,
-    ).map((us) => us / saturatedCalls),
-  );
-  const start = new Event();
-  const end = new Event();
-  const gpuSamples = [];
-  let isolated = true;
-  for (let r = 0; r < reps(10); r += 1) {
-    gate.hold(stream, 2 * GPU_CALLS * hostUs + 200);
-    start.record(stream);
-    for (let i = 0; i < GPU_CALLS; i += 1) run();
-    if (start.query()) isolated = false;
-    end.record(stream);
-    end.synchronize();
-    gpuSamples.push((start.elapsedMs(end) * 1000) / GPU_CALLS);
-  }
-  start.dispose();
-  end.dispose();
-  return { hostUs, warmupCalls, gpuUs: median(gpuSamples), isolated, saturatedUs, saturatedCalls };
+  const f = burstFigures(() => withStream(stream, call), { settle: () => stream.synchronize(), saturatedCalls: SATURATED_CALLS, gpu: { stream, gate } });
+  return { hostUs: f.hostUs, warmupCalls: f.warmupCalls, gpuUs: f.gpu.usPerCall, isolated: f.gpu.isolated, saturatedUs: f.saturatedUs };
 }
 
 function replayHostOverhead() {
@@ -165,7 +117,7 @@ function replayHostOverhead() {
   const pick = (field) => Object.fromEntries(Object.entries(figures).map(([name, f]) => [name, f[field]]));
   const result = {
     leaves,
-    callsPerBurst: BURST,
+    callsPerBurst: BURST_CALLS,
     warmupCalls: pick('warmupCalls'),
     replayUs: figures.replay.hostUs,
     copyInputsFromUs: figures.copyInputsFrom.hostUs,
@@ -174,9 +126,9 @@ function replayHostOverhead() {
     goalReplayUs: 20,
     gpuUsPerCall: pick('gpuUs'),
     gpuIsolated: pick('isolated'),
-    gpuCallsPerSample: GPU_CALLS,
+    gpuCallsPerSample: BURST_GPU_CALLS,
     saturatedUsPerCall: pick('saturatedUs'),
-    saturatedCallsPerRepetition: 1000,
+    saturatedCallsPerRepetition: SATURATED_CALLS,
   };
   program.close();
   gate.dispose();
