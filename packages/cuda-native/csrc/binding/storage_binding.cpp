@@ -2,6 +2,7 @@
 #include "binding/storage.h"
 
 #include <cmath>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_set>
@@ -62,6 +63,12 @@ int64_t release_memory(Storage* s) {
   return static_cast<int64_t>(reserved_bytes_for(s->device, s->pinned)) - static_cast<int64_t>(before);
 }
 
+// The live storage at `address`, or nullptr. The caller holds the registry's lock.
+Storage* find_locked(const Registry& r, uint64_t address) {
+  auto* s = reinterpret_cast<Storage*>(static_cast<uintptr_t>(address));
+  return r.live.count(s) == 1 ? s : nullptr;
+}
+
 // Removes `s` from the registry; false when it was not live (released already).
 bool unregister(Storage* s) {
   Registry& r = registry();
@@ -81,19 +88,15 @@ uint64_t reserved_bytes_for(int device, bool pinned) {
 }
 
 Storage* find_storage(uint64_t address) {
-  auto* s = reinterpret_cast<Storage*>(static_cast<uintptr_t>(address));
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  return r.live.count(s) == 1 ? s : nullptr;
+  return find_locked(r, address);
 }
 
 StorageLookup::StorageLookup() { registry().mutex.lock(); }
 StorageLookup::~StorageLookup() { registry().mutex.unlock(); }
 
-Storage* StorageLookup::find(uint64_t address) const {
-  auto* s = reinterpret_cast<Storage*>(static_cast<uintptr_t>(address));
-  return registry().live.count(s) == 1 ? s : nullptr;
-}
+Storage* StorageLookup::find(uint64_t address) const { return find_locked(registry(), address); }
 
 Storage* storage_arg(const Args& a, size_t i) {
   const uint64_t address = handle_address(a.f64(i));
@@ -183,15 +186,8 @@ FHELIUM_BINDING("storageAlloc", storage_alloc)
 napi_value storage_free(Args& a) {
   Storage* s = storage_arg(a, 0);
   if (!unregister(s)) fail(ErrorKind::Disposed, "the tensor's storage was already released");
-  int64_t delta = 0;
-  try {
-    delta = release_memory(s);
-  } catch (...) {
-    delete s;
-    throw;
-  }
-  delete s;
-  adjust_external_memory(a.env(), delta);
+  const std::unique_ptr<Storage> owned(s);  // deleted whether or not the release throws
+  adjust_external_memory(a.env(), release_memory(s));
   return nullptr;
 }
 FHELIUM_BINDING("storageFree", storage_free)
