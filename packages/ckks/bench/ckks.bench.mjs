@@ -40,9 +40,6 @@ const NODE_SEAL_CPU_US = {
   'n15-l15': { multiplyRelinearize: 312829, rotate: 288963, rescale: 40331, add: 1117, multiplyPlain: 9533, encrypt: 81373, decrypt: null },
 };
 
-
-
-
 const useCuda = !forceCpu && cuda.isAvailable();
 const device = useCuda ? 'cuda:0' : 'cpu';
 const presets = presetArg ? presetArg.split(',') : useCuda ? Object.keys(PHANTOM_H200_US) : ['n14-l7', 'n15-l15'];

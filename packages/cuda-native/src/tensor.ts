@@ -4,10 +4,11 @@
  *
  * Memory model: a tensor is a view (shape, stride, offset, dtype) of a reference-counted
  * {@link TensorStorage}. Views share storage; each view is disposed on its own and the storage
- * returns to its allocator when the last view is disposed. As a safety net only, the addon's
- * finalizer of the storage frees the memory once no view (and nothing else) references the storage
- * any more: views are not registered one by one, since a registration per view (a finalization
- * cell made and dropped) cost about as much host time as the allocation itself.
+ * returns to its allocator when the last view is disposed. As a safety net only, a
+ * FinalizationRegistry entry of the storage (src/storage.ts) frees the memory once no view (and
+ * nothing else) references the storage any more: views are not registered one by one, since a
+ * registration per view (a finalization cell made and dropped) cost about as much host time as
+ * the allocation itself.
  * Work on CUDA tensors is enqueued on the current stream of their device; only {@link
  * Tensor.toArray}, blocking copies and pageable transfers make the host wait.
  */
