@@ -3,10 +3,10 @@
  * owned copies, copy handles, input validation, two programs side by side, and close().
  */
 import { CopyHandle, ReusableValueBuffer } from '@fhelium/buffer';
-import { addMod, cuda, emptyCache, mulMod, memoryAllocated, Stream, Tensor, withStream } from '@fhelium/cuda-native';
+import { addMod, cuda, emptyCache, Event, mulMod, memoryAllocated, Stream, Tensor, withStream } from '@fhelium/cuda-native';
 import { describeCuda } from '@fhelium/cuda-native/testing';
 import { ExecutionError } from '@fhelium/signature';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 
 import { CudaGraphInputError, CudaGraphProgram } from './index.js';
 import {
@@ -253,6 +253,37 @@ describeCuda('CudaGraphProgram on CUDA', () => {
     program.close();
     s1.dispose();
     s2.dispose();
+    disposeAll(examples[0].c0, examples[0].c1, examples[1]);
+  });
+
+  it('records no event on one stream; a copy or replay on another stream records what it waits for, once', () => {
+    const { program, examples } = capture();
+    const other = new Stream(DEV);
+    const inputs = Array.from({ length: 4 }, (_, r) => [randomCiphertext(900n + BigInt(r), { device: DEV }), randomLimbs(950n + BigInt(r), { device: DEV })] as [TestCiphertext, Tensor]);
+    const record = vi.spyOn(Event.prototype, 'record');
+    try {
+      for (const input of inputs.slice(0, 2)) program.replay(input);
+      expect(record).not.toHaveBeenCalled();
+      // A copy on another stream must not overwrite inputs the last replay reads, nor overtake
+      // the buffer's last copy: it records the replay's event and the copy's, once each.
+      const handle = program.copyInputsFrom(inputs[2]!, { stream: other });
+      expect(record).toHaveBeenCalledTimes(2);
+      const out = program.replayPrepared({ copyHandle: handle });
+      cuda.synchronize();
+      expect(wordsOf(out)).toEqual(referenceWords(902n, 952n));
+      // A replay on the other stream waits for the previous replay: one record.
+      record.mockClear();
+      const moved = withStream(other, () => program.replay(inputs[3]!, { copyOutput: true }));
+      expect(record).toHaveBeenCalledTimes(1);
+      other.synchronize();
+      expect(wordsOf(moved)).toEqual(referenceWords(903n, 953n));
+      disposeAll(moved.ct.c0, moved.ct.c1, moved.sum);
+    } finally {
+      record.mockRestore();
+    }
+    program.close();
+    other.dispose();
+    for (const [ct, w] of inputs) disposeAll(ct.c0, ct.c1, w);
     disposeAll(examples[0].c0, examples[0].c1, examples[1]);
   });
 

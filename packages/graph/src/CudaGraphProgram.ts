@@ -33,7 +33,10 @@ interface OpenState {
   readonly output: OutputTree;
   /** Input tensors (the buffer's own): never disposed with the output. */
   readonly inputTensors: ReadonlySet<unknown>;
-  /** Recorded after every replay (and its output clones), on the replay's stream. */
+  /**
+   * The last replay's completion (after its output clones), recorded on its stream only when
+   * something must wait for it: see {@link CudaGraphProgram.#lastReplayEvent}.
+   */
   readonly replayDone: Event;
 }
 
@@ -72,6 +75,13 @@ export class CudaGraphProgram<A extends unknown[], O> {
   #pending = false;
   /** The stream of the last replay, or `null` when none is outstanding (after capture or close). */
   #lastReplayStream: Stream | null = null;
+  /**
+   * Whether `replayDone` was recorded after the last replay. A replay does not record it: an
+   * event record is a driver call (about 2 µs on the H200 host), and a copy or replay on the same
+   * stream is ordered after it anyway. A copy or replay on another stream, or `close`, records it
+   * then (it completes after the replay and whatever was enqueued on its stream since).
+   */
+  #replayRecorded = true;
 
   /**
    * Not part of the public API: use {@link CudaGraphProgram.capture}.
@@ -289,15 +299,12 @@ export class CudaGraphProgram<A extends unknown[], O> {
     const state = this.#open('replay');
     const { copyOutput, synchronize } = parseReplayOptions(options, where);
     const stream = Stream.current(state.device);
-    // The graph goes out right after the copy, on the same stream, and the replay's completion
-    // event doubles as the copy's: one event record per replay instead of two.
-    let result: O | undefined;
-    this.#copy(state, inputs, stream, true, NO_EVENTS, where, () => {
-      result = this.#enqueueReplay(state, stream, copyOutput);
-      return state.replayDone;
-    });
+    // Copy and graph on one stream: two driver calls, no event (the copy's is recorded when
+    // needed, the replay's too).
+    this.#copy(state, inputs, stream, true, NO_EVENTS, where);
+    const result = this.#enqueueReplay(state, stream, copyOutput);
     this.#finishReplay(state, stream, synchronize);
-    return result as O;
+    return result;
   }
 
   /**
@@ -316,11 +323,11 @@ export class CudaGraphProgram<A extends unknown[], O> {
     this.#latestStream = null;
     this.#pending = false;
     const lastReplay = this.#lastReplayStream;
+    const recorded = this.#replayRecorded;
     this.#lastReplayStream = null;
+    this.#replayRecorded = true;
     const steps: Array<() => void> = [
-      () => {
-        if (lastReplay !== null) state.replayDone.synchronize();
-      },
+      () => replayEventOn(state, lastReplay, recorded)?.synchronize(),
       () => state.output.dispose((leaf) => state.inputTensors.has(leaf)),
       () => state.buffer.close(),
       () => state.graph.dispose(),
@@ -361,15 +368,14 @@ export class CudaGraphProgram<A extends unknown[], O> {
     nonBlocking: boolean,
     waitFor: readonly Event[],
     where: string,
-    then?: (copyStream: Stream) => Event,
   ): CopyHandle {
     // Stream order covers a replay on the same stream; another stream waits for its event.
-    const last = this.#lastReplayStream;
-    const events = last === null || last === stream ? waitFor : [...waitFor, state.replayDone];
+    const replayEvent = this.#lastReplayStream === stream ? null : this.#lastReplayEvent(state);
+    const events = replayEvent === null ? waitFor : [...waitFor, replayEvent];
     const options = { stream, nonBlocking, waitFor: events, path: INPUTS_LABEL };
     let handle: CopyHandle;
     try {
-      handle = then === undefined ? state.buffer.copyFrom(inputs, options) : state.buffer._copyFromThen(inputs, options, then);
+      handle = state.buffer.copyFrom(inputs, options);
     } catch (error) {
       if (error instanceof ExecutionInputError) throw CudaGraphInputError.fromBuffer(where, error);
       if (error instanceof TypeError) throw renamedTypeError(where, error);
@@ -414,21 +420,33 @@ export class CudaGraphProgram<A extends unknown[], O> {
     return result;
   }
 
-  /** Launches the graph on `stream` after any replay on another stream, clones the output if asked, records `replayDone`. */
+  /** Launches the graph on `stream` after any replay on another stream and clones the output if asked. */
   #enqueueReplay(state: OpenState, stream: Stream, copyOutput: boolean): O {
     // Replays share output and temporaries: one on another stream must have finished.
-    const last = this.#lastReplayStream;
-    if (last !== null && last !== stream) stream.waitEvent(state.replayDone);
+    if (this.#lastReplayStream !== stream) {
+      const previous = this.#lastReplayEvent(state);
+      if (previous !== null) stream.waitEvent(previous);
+    }
     state.graph.replay(stream);
-    // Cloned on the current stream (the replay's), before the completion event, so the next
-    // replay cannot overwrite the output while the clones read it.
-    const result = copyOutput ? state.output.clone() : state.output.value;
-    state.replayDone.record(stream);
-    return result as O;
+    // Cloned on the replay's stream, so the completion event (when recorded) follows the clones
+    // and the next replay cannot overwrite the output while they read it.
+    return (copyOutput ? state.output.clone() : state.output.value) as O;
+  }
+
+  /**
+   * The last replay's completion event, recorded on its stream now if nothing recorded it since
+   * that replay; `null` when no replay is outstanding.
+   */
+  #lastReplayEvent(state: OpenState): Event | null {
+    const event = replayEventOn(state, this.#lastReplayStream, this.#replayRecorded);
+    this.#replayRecorded = true;
+    if (event === null) this.#lastReplayStream = null;
+    return event;
   }
 
   #finishReplay(state: OpenState, stream: Stream, synchronize: boolean): void {
     this.#lastReplayStream = stream;
+    this.#replayRecorded = false;
     this.#pending = false;
     if (synchronize) cuda.synchronize(state.device);
   }
@@ -446,4 +464,16 @@ const NO_EVENTS: readonly Event[] = Object.freeze([]);
 /** A TypeError of the input buffer about an input leaf (`inputs[0]`), as an error of `where`. */
 function renamedTypeError(where: string, error: TypeError): TypeError {
   return new TypeError(bufferErrorMessage(where, error.message), { cause: error });
+}
+
+/**
+ * `state.replayDone` for a replay last launched on `last`: recorded there now unless `recorded`;
+ * `null` when there is no such replay, or its stream was disposed before the event was recorded
+ * (`Stream.dispose` synchronizes the stream, so the replay has completed).
+ */
+function replayEventOn(state: OpenState, last: Stream | null, recorded: boolean): Event | null {
+  if (last === null) return null;
+  if (recorded) return state.replayDone;
+  if (last.isDisposed) return null;
+  return state.replayDone.record(last);
 }
