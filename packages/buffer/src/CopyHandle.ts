@@ -9,29 +9,34 @@ import { describeGiven } from './describeGiven.js';
 
 const constructing = Symbol('CopyHandle.constructing');
 
+/**
+ * Where a CUDA handle takes the event that marks its completion, and gives it back: the buffer's
+ * pool of spare events. @internal
+ */
+export interface MarkEvents {
+  /** An event to record (unrecorded, or recorded before and no longer needed). */
+  take(): Event;
+  /** Takes back an event nothing else holds (the handle observed completion, nobody read it). */
+  give(event: Event): void;
+}
+
 /** What {@link createCopyHandle} needs. @internal */
 export interface CopyHandleInit {
-  /** Completion event recorded after the last leaf copy, or `null` for a completed synchronous copy. */
-  readonly event: Event | null;
   /** Canonical target device. */
   readonly device: string;
   /** Logical payload bytes submitted. */
   readonly bytesCopied: number;
   /**
-   * The exact submitted source leaves, kept until completion (ignored when `event` is null). The
-   * handle keeps this array itself: the creator passes one it never touches again.
+   * The exact submitted source leaves, kept until completion (ignored for a CPU copy). The handle
+   * keeps this array itself: the creator passes one it never touches again.
    */
   readonly sources: readonly Tensor[];
-  /** The stream the copies were enqueued on, or `null` for a CPU copy. */
+  /** The stream the copies were enqueued on, or `null` for a synchronous CPU copy. */
   readonly stream: Stream | null;
   /** Identity of the buffer that made the copy. */
   readonly owner: object;
-  /**
-   * Takes `event` back once the handle has observed completion, if the event was never handed out
-   * through {@link CopyHandle.event} (then nothing else can hold it, and the buffer records it for
-   * a later copy). Omitted: the handle keeps its event.
-   */
-  readonly recycle?: (event: Event) => void;
+  /** The buffer's spare events (required with a stream). */
+  readonly events: MarkEvents | null;
 }
 
 /**
@@ -60,7 +65,10 @@ function completedEvent(device: string): Event {
 let create: (init: CopyHandleInit) => CopyHandle;
 let ownerOf: (handle: CopyHandle) => object;
 let streamOf: (handle: CopyHandle) => Stream | null;
-let eventOf: (handle: CopyHandle) => Event | null;
+let markOf: (handle: CopyHandle) => Event | null;
+let markedEventOf: (handle: CopyHandle) => Event | null;
+let settledOf: (handle: CopyHandle) => boolean;
+let observedOf: (handle: CopyHandle) => boolean;
 let completeOf: (handle: CopyHandle) => void;
 
 /**
@@ -73,6 +81,14 @@ let completeOf: (handle: CopyHandle) => void;
  * returning true, `synchronize()`, or the buffer pruning finished copies). `waitOn` orders a
  * CUDA stream after the copy without blocking the host; `synchronize` blocks the host.
  *
+ * A CUDA copy records no event when it is enqueued: a record is a driver call, about as costly
+ * as the copy itself for a small tree, and most handles are never asked. The completion event is
+ * recorded on the copy stream the first time something needs it (`event`, `done()` while the
+ * stream is busy, `waitOn` from another stream, `synchronize`), or by the buffer once every few
+ * copies to release their sources. Recorded then, it completes after the copy and after anything
+ * enqueued on the copy stream in between: a correct, at worst later, completion signal. Read
+ * `event` (or call `waitOn`) right after the copy for an exact one.
+ *
  * Not a Promise and not awaitable (it has no `then`): it exposes CUDA stream and event ordering
  * only. The instance is frozen.
  */
@@ -81,23 +97,33 @@ export class CopyHandle {
   readonly device: string;
   /** Logical tensor payload bytes submitted by this copy (sum of numel × itemsize of the leaves). */
   readonly bytesCopied: number;
-  /** The completion event while the handle may need it (null for CPU copies and once recycled). */
-  #event: Event | null;
-  /** Whether `event` was read: the event is then never recycled. */
+  /**
+   * The completion event once recorded (null for CPU copies, before it is first needed, and once
+   * given back after completion).
+   */
+  #mark: Event | null = null;
+  /** Whether `event` was read: the event is then never given back. */
   #exposed = false;
-  /** What `event` returns for a CUDA copy whose event was recycled before it was first read. */
+  /** What `event` returns for a CUDA copy observed complete without (or after giving back) its own event. */
   #completedEvent: Event | null = null;
-  readonly #cuda: boolean;
   #sources: readonly Tensor[] | null;
   readonly #stream: Stream | null;
   readonly #owner: object;
-  readonly #recycle: ((event: Event) => void) | undefined;
+  readonly #events: MarkEvents | null;
 
   static {
     create = (init) => new CopyHandle(constructing, init);
     ownerOf = (handle) => handle.#owner;
     streamOf = (handle) => handle.#stream;
-    eventOf = (handle) => handle.#event;
+    markOf = (handle) => handle.#mark;
+    markedEventOf = (handle) => (handle.#pending() ? handle.#marked() : null);
+    settledOf = (handle) => handle.#settled();
+    observedOf = (handle) => {
+      if (!handle.#pending()) return true;
+      if (handle.#mark === null || !handle.#mark.query()) return false;
+      handle.#complete();
+      return true;
+    };
     completeOf = (handle) => {
       if (handle.#sources !== null) handle.#complete();
     };
@@ -112,34 +138,30 @@ export class CopyHandle {
     if (token !== constructing) {
       throw new TypeError('CopyHandle: handles are returned by ReusableValueBuffer.copyFrom() and cannot be constructed directly');
     }
-    this.#event = init.event;
-    this.#cuda = init.event !== null;
     this.device = init.device;
     this.bytesCopied = init.bytesCopied;
-    this.#sources = init.event === null ? null : init.sources;
     this.#stream = init.stream;
+    this.#sources = init.stream === null ? null : init.sources;
     this.#owner = init.owner;
-    this.#recycle = init.recycle;
+    this.#events = init.events;
     Object.freeze(this);
   }
 
   /**
-   * CUDA completion event, recorded on the copy stream after the last leaf copy; `null` for a
-   * synchronous copy into a CPU target (complete when `copyFrom` returned). Do not dispose it: the
-   * handle queries it. The same object on every read. A handle whose completion was observed
-   * before its event was first read has handed its event back to the buffer for later copies;
-   * it then returns, from the first read on, an event of its own that is recorded on the target
-   * device and already complete (recorded on an idle stream of that device and waited for there):
-   * `device` is the target device, `query()` is true and waits on it are satisfied at once, as
-   * for the original event after the copy.
+   * CUDA completion event; `null` for a synchronous copy into a CPU target (complete when
+   * `copyFrom` returned). Recorded on the copy stream at the first read if nothing recorded it
+   * before (see the class notes), so it completes after the copy. Do not dispose it: the handle
+   * queries it. The same object on every read. A handle whose completion was observed before its
+   * event was first read has no event of the copy to hand out: it then returns, from the first
+   * read on, an event of its own that is recorded on the target device and already complete
+   * (recorded on an idle stream of that device and waited for there): `device` is the target
+   * device, `query()` is true and waits on it are satisfied at once.
    */
   get event(): Event | null {
-    if (!this.#cuda) return null;
-    if (this.#event !== null) {
-      this.#exposed = true;
-      return this.#event;
-    }
-    return (this.#completedEvent ??= completedEvent(this.device));
+    if (this.#stream === null) return null;
+    if (!this.#pending() && this.#mark === null) return (this.#completedEvent ??= completedEvent(this.device));
+    this.#exposed = true;
+    return this.#marked();
   }
 
   /**
@@ -147,16 +169,18 @@ export class CopyHandle {
    * tensors it kept.
    */
   done(): boolean {
-    if (this.#sources === null) return true;
-    if (!(this.#event as Event).query()) return false;
-    this.#complete();
-    return true;
+    if (this.#settled()) return true;
+    // Busy stream: record the event now, so that later polls see the copy finish even while
+    // more work keeps arriving on the stream.
+    this.#marked();
+    return false;
   }
 
   /**
    * Makes `stream` wait for this copy (an event wait on the GPU; the host does not block) and
-   * returns this handle, for fluent ordering before consumption. For a synchronous CPU copy there
-   * is nothing to wait for.
+   * returns this handle, for fluent ordering before consumption. Work on the copy stream itself
+   * is ordered after the copy already, and a completed copy needs no wait: neither records
+   * anything. For a synchronous CPU copy there is nothing to wait for.
    *
    * @param stream - Consumer stream; default: the current stream of the target device.
    * @throws TypeError if `stream` is given and is not a `Stream`.
@@ -167,7 +191,7 @@ export class CopyHandle {
     if (stream !== undefined && !(stream instanceof Stream)) {
       throw new TypeError(`CopyHandle.waitOn: stream: expected a Stream of @fhelium/cuda-native, found ${describeGiven(stream)}`);
     }
-    if (!this.#cuda) {
+    if (this.#stream === null) {
       if (stream !== undefined) {
         throw new ExecutionInputError(
           `CopyHandle.waitOn: stream: expected no stream, found a stream of ${stream.device}: this copy went to the CPU and completed synchronously, there is nothing to wait for on a stream`,
@@ -183,25 +207,54 @@ export class CopyHandle {
         { path: 'stream', field: 'device', expected: this.device, found: consumer.device },
       );
     }
-    // A copy observed complete needs no wait (its event may already serve a later copy).
-    if (this.#sources !== null) consumer.waitEvent(this.#event as Event);
+    if (consumer !== this.#stream && this.#pending()) consumer.waitEvent(this.#marked());
     return this;
   }
 
   /** Blocks the host until the copy completes, then releases the source tensors. */
   synchronize(): void {
-    if (this.#sources === null) return;
-    (this.#event as Event).synchronize();
+    if (!this.#pending()) return;
+    this.#marked().synchronize();
     this.#complete();
   }
 
-  /** Releases the sources; hands the event back to the buffer if it was never read. */
+  /**
+   * Whether the copy may still be running. A copy stream disposed before the event was recorded
+   * ran dry first (`Stream.dispose` synchronizes it), so the copy has completed.
+   */
+  #pending(): boolean {
+    if (this.#sources === null) return false;
+    if (this.#mark === null && (this.#stream as Stream).isDisposed) {
+      this.#complete();
+      return false;
+    }
+    return true;
+  }
+
+  /** The completion event, recorded on the copy stream now if nothing recorded it yet. Precondition: {@link CopyHandle.#pending}, or an event kept after completion. */
+  #marked(): Event {
+    if (this.#mark === null) this.#mark = (this.#events as MarkEvents).take().record(this.#stream as Stream);
+    return this.#mark;
+  }
+
+  /**
+   * Observes completion without recording anything: by the event if one was recorded, else by
+   * the copy stream having run dry (then every copy on it has completed).
+   */
+  #settled(): boolean {
+    if (!this.#pending()) return true;
+    const finished = this.#mark !== null ? this.#mark.query() : (this.#stream as Stream).query();
+    if (finished) this.#complete();
+    return finished;
+  }
+
+  /** Releases the sources; gives the event back if it was never read. */
   #complete(): void {
     this.#sources = null;
-    if (this.#recycle !== undefined && !this.#exposed) {
-      const event = this.#event as Event;
-      this.#event = null;
-      this.#recycle(event);
+    if (this.#mark !== null && !this.#exposed) {
+      const event = this.#mark;
+      this.#mark = null;
+      (this.#events as MarkEvents).give(event);
     }
   }
 
@@ -226,11 +279,37 @@ export function copyHandleOwner(handle: CopyHandle): object {
 }
 
 /**
- * The handle's completion event without handing it out (it stays recyclable): `null` for CPU
- * copies and once the handle observed completion and gave its event back. @internal
+ * The handle's completion event if one is recorded, without recording one or handing it out (it
+ * stays recyclable): `null` for CPU copies, before the event is first needed, and once the handle
+ * gave it back. @internal
  */
 export function copyHandleEvent(handle: CopyHandle): Event | null {
-  return eventOf(handle);
+  return markOf(handle);
+}
+
+/**
+ * The completion event of a CUDA copy not yet observed complete, recorded on its stream now if
+ * nothing recorded it yet, without handing it out (it stays recyclable); `null` once the handle
+ * observed completion, or for a CPU copy. @internal
+ */
+export function copyHandleMarkedEvent(handle: CopyHandle): Event | null {
+  return markedEventOf(handle);
+}
+
+/**
+ * Whether the copy was observed complete, looking without recording anything: by its event if
+ * recorded, else by its stream having run dry. @internal
+ */
+export function copyHandleSettled(handle: CopyHandle): boolean {
+  return settledOf(handle);
+}
+
+/**
+ * Whether the copy was observed complete, asking only its event, if one was recorded (never the
+ * stream, never recording one). @internal
+ */
+export function copyHandleObserved(handle: CopyHandle): boolean {
+  return observedOf(handle);
 }
 
 /** The stream a handle's copies were enqueued on (`null` for CPU copies). @internal */
@@ -239,9 +318,9 @@ export function copyHandleStream(handle: CopyHandle): Stream | null {
 }
 
 /**
- * Marks a CUDA copy complete without querying its event, because the caller observed the
+ * Marks a CUDA copy complete without querying anything, because the caller observed the
  * completion of a later copy on the same stream (work on one stream completes in order): releases
- * the sources and hands the event back as `done()` would. No effect on a completed handle.
+ * the sources and gives the event back as `done()` would. No effect on a completed handle.
  * @internal
  */
 export function completeCopyHandle(handle: CopyHandle): void {

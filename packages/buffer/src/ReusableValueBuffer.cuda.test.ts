@@ -105,35 +105,47 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     for (const s of [a, b]) s.dispose();
   });
 
-  it('records the event of a finished copy nobody read again for a later copy', () => {
+  it('records no event per copy, one when first needed, and reuses it once given back', () => {
     using buffer = ReusableValueBuffer.like(tree(1), { device: DEVICE });
-    const first = buffer.copyFrom(tree(2));
-    const recorded = copyHandleEvent(first);
-    first.synchronize();
-    const second = buffer.copyFrom(tree(3));
-    expect(copyHandleEvent(second)).toBe(recorded);
-    // The first handle now answers with an event of its own, recorded on the target device and complete.
-    expect(first.event).toBeInstanceOf(Event);
-    expect(first.event).not.toBe(recorded);
-    expect(first.event).toBe(first.event);
-    expect(first.event!.device).toBe(DEVICE);
-    expect(first.event!.query()).toBe(true);
-    first.event!.synchronize();
-    // A consumer stream may wait on it: it is satisfied at once, and the copy's own event is not involved.
-    const consumer = new Stream(DEVICE);
-    consumer.waitEvent(first.event!);
-    expect(first.waitOn(consumer)).toBe(first);
-    consumer.synchronize();
-    consumer.dispose();
-    expect(copyHandleEvent(second)).toBe(recorded);
-    // An event someone read stays with its handle.
-    const read = second.event;
-    second.synchronize();
-    const third = buffer.copyFrom(tree(4));
-    expect(copyHandleEvent(third)).not.toBe(read);
-    expect(second.event).toBe(read);
-    third.synchronize();
-    expect(payload(buffer.value)).toEqual(payload(tree(4)));
+    const record = vi.spyOn(Event.prototype, 'record');
+    try {
+      const first = buffer.copyFrom(tree(2));
+      expect(copyHandleEvent(first)).toBeNull();
+      expect(record).not.toHaveBeenCalled();
+      // Records the event and waits on it; nobody read it, so it goes back to the buffer.
+      first.synchronize();
+      expect(record).toHaveBeenCalledTimes(1);
+      const spare = record.mock.contexts[0] as Event;
+      expect(copyHandleEvent(first)).toBeNull();
+      const second = buffer.copyFrom(tree(3));
+      expect(copyHandleEvent(second)).toBeNull();
+      const read = second.event;
+      expect(read).toBe(spare);
+      expect(record).toHaveBeenCalledTimes(2);
+      // The first handle now answers with an event of its own, recorded on the target device and complete.
+      expect(first.event).toBeInstanceOf(Event);
+      expect(first.event).not.toBe(spare);
+      expect(first.event).toBe(first.event);
+      expect(first.event!.device).toBe(DEVICE);
+      expect(first.event!.query()).toBe(true);
+      first.event!.synchronize();
+      // A consumer stream may wait on it: it is satisfied at once, and the copy's own event is not involved.
+      const consumer = new Stream(DEVICE);
+      consumer.waitEvent(first.event!);
+      expect(first.waitOn(consumer)).toBe(first);
+      consumer.synchronize();
+      consumer.dispose();
+      // An event someone read stays with its handle.
+      second.synchronize();
+      const third = buffer.copyFrom(tree(4));
+      third.synchronize();
+      expect(record.mock.contexts.at(-1)).not.toBe(read);
+      expect(second.event).toBe(read);
+      expect(read!.query()).toBe(true);
+      expect(payload(buffer.value)).toEqual(payload(tree(4)));
+    } finally {
+      record.mockRestore();
+    }
   });
 
   it('takes the one device of CUDA example leaves, and refuses mixed devices or pinning there', () => {
@@ -290,14 +302,16 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     expect(allEqual(buffer.value[0]!, 3)).toBe(true);
 
     // Dropping the handle too: the buffer keeps it until it observes completion, which it looks
-    // for once PRUNE_AT copies are in flight.
+    // for once PRUNE_AT copies are in flight (here the copy stream has run dry by then).
     let ref = (() => submit().ref)();
     await collectGarbage();
     expect(ref.deref() !== undefined).toBe(true);
     expect(buffer._inFlightCount).toBeGreaterThan(0);
-    cuda.synchronize(DEVICE);
     const next = [bytes(4, 64 * MiB, 'cuda')];
-    for (let i = 0; i < PRUNE_AT; i += 1) buffer.copyFrom(next);
+    for (let i = 0; i < PRUNE_AT; i += 1) {
+      cuda.synchronize(DEVICE);
+      buffer.copyFrom(next);
+    }
     expect(buffer._inFlightCount).toBeLessThanOrEqual(PRUNE_AT);
     await collectGarbage();
     expect(ref.deref() === undefined).toBe(true);
@@ -311,35 +325,60 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     expect(ref.deref() === undefined).toBe(true);
   });
 
-  it('queries completion once per PRUNE_AT copies while the GPU keeps up, and releases finished copies', () => {
+  it('asks about completion once per stream and PRUNE_AT copies, and releases finished copies', () => {
     using buffer = ReusableValueBuffer.like([bytes(0, 1024, 'cuda')]);
     const source = [bytes(7, 1024, 'pinned')];
-    const query = vi.spyOn(Event.prototype, 'query');
+    const eventQuery = vi.spyOn(Event.prototype, 'query');
+    const streamQuery = vi.spyOn(Stream.prototype, 'query');
+    const record = vi.spyOn(Event.prototype, 'record');
     try {
       for (let i = 0; i < 4 * PRUNE_AT; i += 1) {
         const handle = buffer.copyFrom(source);
         handle.synchronize();
         expect(buffer._inFlightCount).toBeLessThanOrEqual(PRUNE_AT);
       }
-      // Every handle was synchronized: pruning finds them complete without a query.
-      expect(query).not.toHaveBeenCalled();
+      // Every handle was synchronized: pruning finds them complete without asking the GPU.
+      expect(eventQuery).not.toHaveBeenCalled();
+      expect(streamQuery).not.toHaveBeenCalled();
       const kept: CopyHandle[] = [];
+      record.mockClear();
       for (let i = 0; i < 4 * PRUNE_AT; i += 1) {
         kept.push(buffer.copyFrom(source));
         cuda.synchronize(DEVICE);
       }
-      // One query of the newest copy per pruning: all copies ran on one stream.
-      expect(query.mock.calls.length).toBeLessThanOrEqual(4);
+      // The copy stream ran dry before every pruning: one stream query each, no event.
+      expect(streamQuery.mock.calls.length).toBeLessThanOrEqual(4);
+      expect(eventQuery).not.toHaveBeenCalled();
+      expect(record).not.toHaveBeenCalled();
       // Observed complete by the buffer (toString does not query).
       expect(kept.slice(0, 3 * PRUNE_AT).every((handle) => handle.toString().endsWith(', complete)'))).toBe(true);
       expect(kept.every((handle) => handle.done())).toBe(true);
       expect(allEqual(buffer.value[0]!, 7)).toBe(true);
     } finally {
-      query.mockRestore();
+      for (const spy of [eventQuery, streamQuery, record]) spy.mockRestore();
     }
   });
 
-  it('prunes copies on several streams oldest first, up to the first unfinished one', () => {
+  it('records an event after the newest copy while copies run, and releases them at a later pruning', () => {
+    using buffer = ReusableValueBuffer.like([bytes(0, 64 * MiB, 'cuda')]);
+    const source = [bytes(6, 64 * MiB, 'pinned')];
+    const record = vi.spyOn(Event.prototype, 'record');
+    try {
+      const handles: CopyHandle[] = [];
+      for (let i = 0; i < 3 * PRUNE_AT; i += 1) handles.push(buffer.copyFrom(source));
+      // Two prunings, at most one record each (none if the stream had run dry).
+      expect(record.mock.calls.length).toBeLessThanOrEqual(2);
+      cuda.synchronize(DEVICE);
+      buffer.copyFrom(source);
+      expect(buffer._inFlightCount).toBe(1);
+      expect(handles.every((handle) => handle.toString().endsWith(', complete)'))).toBe(true);
+      expect(allEqual(buffer.value[0]!, 6)).toBe(true);
+    } finally {
+      record.mockRestore();
+    }
+  });
+
+  it('prunes copies on several streams, the newest copy of each stream answering for its older ones', () => {
     using buffer = ReusableValueBuffer.like([bytes(0, 1024, 'cuda')]);
     const source = [bytes(9, 1024, 'pinned')];
     const streams = [new Stream(DEVICE), new Stream(DEVICE)];
@@ -355,45 +394,16 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     for (const s of streams) s.dispose();
   });
 
-  it('_copyFromThen (for @fhelium/graph) runs the caller\'s work after the copy and completes the copy with its event', () => {
-    const buffer = ReusableValueBuffer.like(tree(1), { device: DEVICE });
+  it('treats copies on a stream disposed since as complete', () => {
+    using buffer = ReusableValueBuffer.like([bytes(0, 1024, 'cuda')]);
     const stream = new Stream(DEVICE);
-    const caller = new Event();
-    const seen: Stream[] = [];
-    const source = tree(2);
-    const handle = buffer._copyFromThen(source, { stream }, (copyStream) => {
-      seen.push(copyStream);
-      return caller.record(copyStream);
-    });
-    expect(seen).toEqual([stream]);
-    // The handle completes with the caller's event (never recycled by the buffer) ...
-    expect(copyHandleEvent(handle)).toBe(caller);
-    handle.synchronize();
-    expect(handle.done()).toBe(true);
-    expect(payload(buffer.value as Tree)).toEqual(payload(source));
-    expect(handle.event).toBe(caller);
-    // ... which the buffer does not dispose on close.
-    buffer.close();
-    expect(caller.query()).toBe(true);
-    caller.dispose();
+    const handle = buffer.copyFrom([bytes(3, 1024, 'pinned')], { stream });
     stream.dispose();
-  });
-
-  it('_copyFromThen keeps tracking the copy under its own event when the caller\'s work throws', () => {
-    using buffer = ReusableValueBuffer.like(tree(1), { device: DEVICE });
-    const before = buffer._inFlightCount;
-    const source = tree(3);
-    const failure = new Error('launch failed');
-    expect(catchError(() => buffer._copyFromThen(source, undefined, () => {
-      throw failure;
-    }))).toBe(failure);
-    expect(buffer._inFlightCount).toBe(before + 1);
-    cuda.synchronize(DEVICE);
-    expect(payload(buffer.value as Tree)).toEqual(payload(source));
-    // Later copies work as usual.
-    const next = tree(4);
-    buffer.copyFrom(next).synchronize();
-    expect(payload(buffer.value as Tree)).toEqual(payload(next));
+    expect(handle.done()).toBe(true);
+    expect(handle.event!.query()).toBe(true);
+    // A later copy on another stream has nothing to wait for.
+    buffer.copyFrom([bytes(4, 1024, 'pinned')]).synchronize();
+    expect(allEqual(buffer.value[0]!, 4)).toBe(true);
   });
 
   it('close waits for outstanding copies', () => {

@@ -5,7 +5,7 @@
 import { cuda, CudaUnavailableError, Event, Stream, Tensor, TensorCopyBatch, type DeviceLike } from '@fhelium/cuda-native';
 import { ExecutionError, ExecutionInputError, ValueTreeSignature } from '@fhelium/signature';
 
-import { completeCopyHandle, copyHandleEvent, copyHandleOwner, copyHandleStream, createCopyHandle, CopyHandle } from './CopyHandle.js';
+import { completeCopyHandle, copyHandleMarkedEvent, copyHandleObserved, copyHandleOwner, copyHandleSettled, copyHandleStream, createCopyHandle, CopyHandle, type MarkEvents } from './CopyHandle.js';
 import { parseCopyOptions, type CopyFromOptions } from './copyOptions.js';
 import { describeGiven } from './describeGiven.js';
 import { emptyWithLayout } from './emptyWithLayout.js';
@@ -28,10 +28,11 @@ const constructing = Symbol('ReusableValueBuffer.constructing');
 /** Spare completion events kept for later copies (more are disposed). */
 const SPARE_EVENTS = 8;
 /**
- * In-flight copies a buffer lets accumulate before it looks for finished ones: an event query
- * costs about as much host time as a copy's launch, so the buffer queries once per this many
- * copies (while the GPU keeps up) instead of once per copy. Not above {@link SPARE_EVENTS}, so
- * that the events of one pruning are all kept for the next copies. @internal
+ * In-flight copies a buffer lets accumulate before it looks for finished ones. Copies record no
+ * completion event of their own (see {@link CopyHandle}): each pruning queries the events
+ * recorded so far and records one after the newest copy of each stream, which the next pruning
+ * finds complete. An event record or query costs about as much host time as a small copy, so
+ * this amortizes them to about one of each per this many copies (while the GPU keeps up). @internal
  */
 export const PRUNE_AT = 8;
 const LIKE = 'ReusableValueBuffer.like';
@@ -86,13 +87,16 @@ export class ReusableValueBuffer<T = unknown> {
   #latestByStream = new Map<Stream, CopyHandle>();
   /**
    * Completion events given back by handles that observed completion before anyone read their
-   * `event` (so nothing else holds them), recorded again by later copies: a new Event per copy
-   * costs a native object with a finalizer.
+   * `event` (so nothing else holds them), recorded again by later handles: a new Event per
+   * record costs a native object with a finalizer.
    */
   readonly #spareEvents: Event[] = [];
-  readonly #recycleEvent = (event: Event): void => {
-    if (this.#closed || this.#spareEvents.length >= SPARE_EVENTS) event.dispose();
-    else this.#spareEvents.push(event);
+  readonly #markEvents: MarkEvents = {
+    take: () => this.#spareEvents.pop() ?? new Event({ enableTiming: false }),
+    give: (event) => {
+      if (this.#closed || this.#spareEvents.length >= SPARE_EVENTS) event.dispose();
+      else this.#spareEvents.push(event);
+    },
   };
   #closed = false;
 
@@ -233,10 +237,11 @@ export class ReusableValueBuffer<T = unknown> {
    * CPU target: every leaf is copied synchronously (device-to-host copies block) and the handle's
    * `event` is `null`. CUDA target: on `options.stream` (default: the current stream of the target
    * device), the copy waits for `options.waitFor` and for this buffer's earlier copies on other
-   * streams (event waits; the host does not block), enqueues every leaf copy (one batched native
-   * call, see `TensorCopyBatch` of `@fhelium/cuda-native`), and records an event. Sources may
-   * live on any device; a CUDA source on the target device is marked as used by the copy stream
-   * (`recordStream`), and the handle keeps every source tensor until completion.
+   * streams (event waits; the host does not block) and enqueues every leaf copy (one batched
+   * native call, see `TensorCopyBatch` of `@fhelium/cuda-native`); the completion event is
+   * recorded when first needed (see {@link CopyHandle}). Sources may live on any device; a CUDA
+   * source on the target device is marked as used by the copy stream (`recordStream`), and the
+   * handle keeps every source tensor until completion.
    *
    * The buffer cannot know when an eager consumer has finished reading the previous payload:
    * record an event after that consumer and pass it as `waitFor`.
@@ -252,28 +257,6 @@ export class ReusableValueBuffer<T = unknown> {
    *   are given for a CPU target, or the stream belongs to another device.
    */
   copyFrom(source: T, options?: CopyFromOptions): CopyHandle {
-    return this.#copyFrom(source, options, null);
-  }
-
-  /**
-   * `copyFrom` for `@fhelium/graph`, whose replay enqueues its graph right after the copy on the
-   * same stream and records its own completion event there: `then(copyStream)` runs once the
-   * copies are enqueued, enqueues the caller's work on `copyStream` and returns an event recorded
-   * there after it, which serves as this copy's completion event too. One event record instead of
-   * two: each is a driver call of about 2 µs on the H200 host.
-   *
-   * Preconditions (not checked): every later recording of that event is ordered after this one
-   * (so `done()` never turns true before the copy completed; a later recording only makes it
-   * answer later), and the caller never disposes it while the buffer is open. The handle never
-   * recycles it. On a CPU target `then` is not called. If `then` throws, the copy is enqueued and
-   * tracked under an event of the buffer's own, and the error propagates.
-   * @internal
-   */
-  _copyFromThen(source: T, options: CopyFromOptions | undefined, then: (copyStream: Stream) => Event): CopyHandle {
-    return this.#copyFrom(source, options, then);
-  }
-
-  #copyFrom(source: T, options: CopyFromOptions | undefined, then: ((copyStream: Stream) => Event) | null): CopyHandle {
     const where = 'ReusableValueBuffer.copyFrom';
     this.#open('copyFrom');
     const device = this.#device;
@@ -284,7 +267,7 @@ export class ReusableValueBuffer<T = unknown> {
 
     if (device === 'cpu') {
       this.#batch.copyFrom(sources);
-      return createCopyHandle({ event: null, device, bytesCopied: this.#nbytes, sources, stream: null, owner: this.#owner });
+      return createCopyHandle({ device, bytesCopied: this.#nbytes, sources, stream: null, owner: this.#owner, events: null });
     }
 
     const copyStream = stream ?? Stream.current(device);
@@ -294,36 +277,18 @@ export class ReusableValueBuffer<T = unknown> {
     if (latest.size > 1 || (latest.size === 1 && !latest.has(copyStream))) {
       for (const [other, handle] of latest) {
         if (other === copyStream) continue;
-        if (handle.done()) latest.delete(other);
-        else copyStream.waitEvent(copyHandleEvent(handle) as Event);
+        const event = copyHandleMarkedEvent(handle);
+        if (event === null) latest.delete(other);
+        else copyStream.waitEvent(event);
       }
     }
     for (const event of waitFor) copyStream.waitEvent(event);
     // One native call for every leaf; it also marks CUDA sources as used by the copy stream
     // (recordStream), so the caching allocator does not reuse their blocks before the copy.
     this.#batch.copyFrom(sources, { stream: copyStream, nonBlocking });
-    let borrowed: Event | null = null;
-    let failure: { error: unknown } | null = null;
-    if (then !== null) {
-      try {
-        borrowed = then(copyStream);
-      } catch (error) {
-        failure = { error };
-      }
-    }
-    const event = borrowed ?? (this.#spareEvents.pop() ?? new Event({ enableTiming: false })).record(copyStream);
-    const handle = createCopyHandle({
-      event,
-      device,
-      bytesCopied: this.#nbytes,
-      sources,
-      stream: copyStream,
-      owner: this.#owner,
-      recycle: borrowed === null ? this.#recycleEvent : undefined,
-    });
+    const handle = createCopyHandle({ device, bytesCopied: this.#nbytes, sources, stream: copyStream, owner: this.#owner, events: this.#markEvents });
     this.#inFlight.push(handle);
-    this.#latestByStream.set(copyStream, handle);
-    if (failure !== null) throw failure.error;
+    latest.set(copyStream, handle);
     return handle;
   }
 
@@ -368,7 +333,18 @@ export class ReusableValueBuffer<T = unknown> {
     this.#root = null;
     this.#targets = [];
     try {
-      for (const handle of handles) handle.synchronize();
+      // Streams run in order: waiting for the newest copy of each stream completes the others.
+      const synced = new Set<Stream>();
+      for (let i = handles.length - 1; i >= 0; i -= 1) {
+        const handle = handles[i] as CopyHandle;
+        const stream = copyHandleStream(handle) as Stream;
+        if (synced.has(stream)) {
+          completeCopyHandle(handle);
+        } else {
+          handle.synchronize();
+          synced.add(stream);
+        }
+      }
     } finally {
       for (const target of targets) target.dispose();
       for (const event of this.#spareEvents.splice(0)) event.dispose();
@@ -394,36 +370,41 @@ export class ReusableValueBuffer<T = unknown> {
 
   /**
    * Drops handles observed complete once {@link PRUNE_AT} (or, while the GPU is behind, twice the
-   * handles left last time) are in flight, so that event queries cost amortized O(1) per copy.
-   * Work on one stream completes in order: when every in-flight copy ran on one stream, the
-   * newest one's completion completes all of them (one query), and otherwise the finished ones
-   * are a prefix found by binary search. Copies on several streams are checked oldest first, up
-   * to the first unfinished one.
+   * handles left last time) are in flight. Work on one stream completes in order: newest first,
+   * the newest copy of each stream is asked (its event if recorded, else whether the stream ran
+   * dry), and its completion completes every older copy of its stream without a query. A newest
+   * copy still running gets its event recorded, for the next pruning to find complete; older
+   * ones are queried only if something recorded their event. About one driver call per stream
+   * and pruning.
    */
   #prune(): void {
     const inFlight = this.#inFlight;
     const count = inFlight.length;
     if (count < this.#pruneAt) return;
-    const stream = copyHandleStream(inFlight[0] as CopyHandle);
-    let oneStream = true;
-    for (let i = 1; i < count && oneStream; i += 1) oneStream = copyHandleStream(inFlight[i] as CopyHandle) === stream;
-    let done = 0;
-    if (!oneStream) {
-      while (done < count && (inFlight[done] as CopyHandle).done()) done += 1;
-    } else if ((inFlight[count - 1] as CopyHandle).done()) {
-      done = count;
-    } else {
-      // The newest has not finished: the finished ones are inFlight[0, done).
-      let high = count - 1;
-      while (done < high) {
-        const middle = (done + high) >> 1;
-        if ((inFlight[middle] as CopyHandle).done()) done = middle + 1;
-        else high = middle;
+    const newestSeen = new Set<Stream>();
+    const finished = new Set<Stream>();
+    let kept = count;
+    for (let i = count - 1; i >= 0; i -= 1) {
+      const handle = inFlight[i] as CopyHandle;
+      const stream = copyHandleStream(handle) as Stream;
+      let complete: boolean;
+      if (finished.has(stream)) {
+        completeCopyHandle(handle);
+        complete = true;
+      } else if (!newestSeen.has(stream)) {
+        newestSeen.add(stream);
+        complete = copyHandleSettled(handle);
+        if (!complete) copyHandleMarkedEvent(handle);
+      } else {
+        complete = copyHandleObserved(handle);
       }
+      if (!complete) continue;
+      finished.add(stream);
+      inFlight[i] = null as unknown as CopyHandle;
+      kept -= 1;
     }
-    if (oneStream) for (let i = 0; i < done; i += 1) completeCopyHandle(inFlight[i] as CopyHandle);
-    if (done > 0) inFlight.splice(0, done);
-    this.#pruneAt = Math.max(PRUNE_AT, 2 * inFlight.length);
+    if (kept < count) this.#inFlight = inFlight.filter((handle) => handle !== null);
+    this.#pruneAt = Math.max(PRUNE_AT, 2 * kept);
   }
 
   /** Handles kept because their completion has not been observed yet (for tests). @internal */
