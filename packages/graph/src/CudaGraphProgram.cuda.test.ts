@@ -256,10 +256,10 @@ describeCuda('CudaGraphProgram on CUDA', () => {
     disposeAll(examples[0].c0, examples[0].c1, examples[1]);
   });
 
-  it('records no event on one stream; a copy or replay on another stream records what it waits for, once', () => {
+  it('records no event on one stream, and an event only where another stream must wait for it', () => {
     const { program, examples } = capture();
     const other = new Stream(DEV);
-    const inputs = Array.from({ length: 4 }, (_, r) => [randomCiphertext(900n + BigInt(r), { device: DEV }), randomLimbs(950n + BigInt(r), { device: DEV })] as [TestCiphertext, Tensor]);
+    const inputs = Array.from({ length: 5 }, (_, r) => [randomCiphertext(900n + BigInt(r), { device: DEV }), randomLimbs(950n + BigInt(r), { device: DEV })] as [TestCiphertext, Tensor]);
     const record = vi.spyOn(Event.prototype, 'record');
     try {
       for (const input of inputs.slice(0, 2)) program.replay(input);
@@ -268,16 +268,23 @@ describeCuda('CudaGraphProgram on CUDA', () => {
       // the buffer's last copy: it records the replay's event and the copy's, once each.
       const handle = program.copyInputsFrom(inputs[2]!, { stream: other });
       expect(record).toHaveBeenCalledTimes(2);
+      // A replay of inputs copied on another stream waits for that copy (recording its event),
+      // and records its own event at once, for the transfer stream's next copy.
       const out = program.replayPrepared({ copyHandle: handle });
+      expect(record).toHaveBeenCalledTimes(4);
       cuda.synchronize();
       expect(wordsOf(out)).toEqual(referenceWords(902n, 952n));
-      // A replay on the other stream waits for the previous replay: one record.
+      // replay() on the other stream finds that event recorded: nothing more to record.
       record.mockClear();
       const moved = withStream(other, () => program.replay(inputs[3]!, { copyOutput: true }));
-      expect(record).toHaveBeenCalledTimes(1);
-      other.synchronize();
+      expect(record).not.toHaveBeenCalled();
+      // Back on the current stream: the replay there and the copy there were not recorded yet.
+      const back = program.replay(inputs[4]!, { copyOutput: true });
+      expect(record).toHaveBeenCalledTimes(2);
+      cuda.synchronize();
       expect(wordsOf(moved)).toEqual(referenceWords(903n, 953n));
-      disposeAll(moved.ct.c0, moved.ct.c1, moved.sum);
+      expect(wordsOf(back)).toEqual(referenceWords(904n, 954n));
+      for (const o of [moved, back]) disposeAll(o.ct.c0, o.ct.c1, o.sum);
     } finally {
       record.mockRestore();
     }

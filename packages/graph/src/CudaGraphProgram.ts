@@ -76,10 +76,12 @@ export class CudaGraphProgram<A extends unknown[], O> {
   /** The stream of the last replay, or `null` when none is outstanding (after capture or close). */
   #lastReplayStream: Stream | null = null;
   /**
-   * Whether `replayDone` was recorded after the last replay. A replay does not record it: an
+   * Whether `replayDone` was recorded after the last replay. `replay()` does not record it: an
    * event record is a driver call (about 2 µs on the H200 host), and a copy or replay on the same
-   * stream is ordered after it anyway. A copy or replay on another stream, or `close`, records it
+   * stream is ordered after it anyway; a copy or replay on another stream, or `close`, records it
    * then (it completes after the replay and whatever was enqueued on its stream since).
+   * `replayPrepared` of inputs copied on another stream records it at once: that stream's next
+   * copy will wait for it, and must not wait for later work.
    */
   #replayRecorded = true;
 
@@ -413,10 +415,15 @@ export class CudaGraphProgram<A extends unknown[], O> {
   /** Orders, launches the graph on `stream`, clones the output if asked, records completion. */
   #launch(state: OpenState, stream: Stream, copyOutput: boolean, synchronize: boolean): O {
     const latest = this.#latest;
-    // The inputs may still be in flight for this stream: wait for the latest copy (GPU-side).
-    if (latest !== null && this.#latestStream !== stream) latest.waitOn(stream);
+    // Inputs copied on another stream: wait for the latest copy (GPU-side), ...
+    const pipelined = latest !== null && this.#latestStream !== stream;
+    if (pipelined) latest.waitOn(stream);
     const result = this.#enqueueReplay(state, stream, copyOutput);
     this.#finishReplay(state, stream, synchronize);
+    // ... and that stream's next copy will wait for this replay: record its event now, so the
+    // copy waits for exactly this replay and not for later work on the compute stream (which
+    // would serialize a copy/replay pipeline).
+    if (pipelined) this.#lastReplayEvent(state);
     return result;
   }
 
