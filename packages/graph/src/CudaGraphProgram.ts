@@ -412,7 +412,7 @@ export class CudaGraphProgram<A extends unknown[], O> {
     }
   }
 
-  /** Orders, launches the graph on `stream`, clones the output if asked, records completion. */
+  /** Orders after the latest copy, launches the graph on `stream`, clones the output if asked; records completion when the inputs came from another stream. */
   #launch(state: OpenState, stream: Stream, copyOutput: boolean, synchronize: boolean): O {
     const latest = this.#latest;
     // Inputs copied on another stream: wait for the latest copy (GPU-side), ...
