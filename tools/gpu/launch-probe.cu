@@ -1,10 +1,11 @@
 // Raw CUDA host costs on the GPU machine (a diagnostic beside tools/gpu/host-probe.mjs): what a
-// launch, an event record, a small pinned copy and a graph launch cost from C++, on the legacy
+// launch (with parameter blocks of several sizes), an event record, a small pinned copy (through
+// the runtime and the driver) and a graph launch cost from C++, on the legacy
 // default stream and on a created non-blocking stream, and what the addon's own add_mod wrapper
 // and caching allocator add. Build here (nvcc), run there:
 //   nvcc -O2 -std=c++17 -arch=sm_90 -I packages/cuda-native/csrc tools/gpu/launch-probe.cu \
 //     packages/cuda-native/csrc/cuda/{modarith.cu,caching_allocator.cpp,cuda_check.cpp,device_context.cpp} \
-//     packages/cuda-native/csrc/common/*.cpp -o launch-probe
+//     -o launch-probe
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -19,6 +20,15 @@
 using namespace fhelium;
 
 __global__ void empty_kernel() {}
+// Parameter blocks of the sizes copy_tensors passes (its 8-, 32- and 128-pair launches).
+template <int Bytes>
+struct Block {
+  unsigned char b[Bytes];
+};
+template <int Bytes>
+__global__ void block_kernel(const __grid_constant__ Block<Bytes> p, unsigned char* out) {
+  if (threadIdx.x == 0 && out == nullptr) out[0] = p.b[0];
+}
 __global__ void params_kernel(uint64_t* out, const uint64_t* a, const uint64_t* b, int64_t c, int64_t s, const void* m, int64_t rows,
                               int64_t limbs, int64_t n) {
   if (threadIdx.x == 0 && blockIdx.x == 0 && rows < 0) out[0] = a[0] + b[0] + c + s + n + limbs + (m != nullptr);
@@ -64,6 +74,15 @@ static int probe_main() {
   cudaMallocHost(&pinned, 1024);
   void* dev1k;
   cudaMalloc(&dev1k, 1024);
+  auto* dev1k_bytes = static_cast<unsigned char*>(dev1k);
+  // The driver's own cuMemcpyAsync, without the runtime's layer.
+  using DriverMemcpy = int (*)(uintptr_t, uintptr_t, size_t, cudaStream_t);
+  void* entry = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  DriverMemcpy driver_memcpy = nullptr;
+  if (cudaGetDriverEntryPointByVersion("cuMemcpyAsync", &entry, 12000, cudaEnableDefault, &found) == cudaSuccess &&
+      found == cudaDriverEntryPointSuccess)
+    driver_memcpy = reinterpret_cast<DriverMemcpy>(entry);
   for (cudaStream_t s : {static_cast<cudaStream_t>(nullptr), nb}) {
     const char* name = s == nullptr ? "legacy" : "nonblocking";
     auto add = [&] { cuda::add_mod(DeviceStream{0, s}, out, a, BatchedOperand{b, batch, limbs * n}, moduli, batch, limbs, n); };
@@ -75,6 +94,14 @@ static int probe_main() {
                 host_us([&] { params_kernel<<<dim3(64, 16), 256, 0, s>>>(out, a, b, 2, 1, moduli, 16, 8, n); }, 1, s),
                 host_us([&] { params_kernel<<<dim3(64, 16), 256, 0, s>>>(out, a, b, 2, 1, moduli, 16, 8, n); }, 20, s));
     std::printf("%-12s cuda::add_mod            burst1 %6.2f  burst20 %6.2f us\n", name, host_us(add, 1, s), host_us(add, 20, s));
+    std::printf("%-12s params 0.2/0.8/3 KiB     burst16 %6.2f %6.2f %6.2f us\n", name,
+                host_us([&] { block_kernel<200><<<1, 32, 0, s>>>(Block<200>{}, dev1k_bytes); }, 16, s),
+                host_us([&] { block_kernel<776><<<1, 32, 0, s>>>(Block<776>{}, dev1k_bytes); }, 16, s),
+                host_us([&] { block_kernel<3080><<<1, 32, 0, s>>>(Block<3080>{}, dev1k_bytes); }, 16, s));
+    if (driver_memcpy != nullptr) {
+      std::printf("%-12s cuMemcpyAsync 1KiB (drv) burst16 %6.2f us\n", name,
+                  host_us([&] { driver_memcpy(reinterpret_cast<uintptr_t>(dev1k), reinterpret_cast<uintptr_t>(pinned), 1024, s); }, 16, s));
+    }
     std::printf("%-12s cudaEventRecord (notime) burst20 %6.2f us\n", name, host_us([&] { cudaEventRecord(ev, s); }, 20, s));
     std::printf("%-12s cudaEventRecord (timing) burst20 %6.2f us\n", name, host_us([&] { cudaEventRecord(evt, s); }, 20, s));
     std::printf("%-12s cudaStreamWaitEvent      burst20 %6.2f us\n", name, host_us([&] { cudaStreamWaitEvent(s, ev, 0); }, 20, s));
