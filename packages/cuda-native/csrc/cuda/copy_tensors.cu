@@ -17,16 +17,13 @@ constexpr uint32_t kThreads = 256;
 // Bytes one block copies: four 16-byte vectors per thread. A tile boundary is a multiple of 16,
 // so every tile of a pair keeps the pair's alignment.
 constexpr uint32_t kTileBytes = 4 * kThreads * 16;
-// The parameter block travels with every launch, and its size adds to the launch's host cost
-// (3 KiB for 128 pairs against 0.8 KiB for 32): a launch takes the smallest capacity that holds
-// its pairs.
+// A launch for a few pairs passes a small parameter block: its size adds to the launch cost.
 constexpr uint32_t kFewPairs = 8;
-constexpr uint32_t kSomePairs = 32;
 constexpr uint32_t kManyPairs = static_cast<uint32_t>(kCopyTensorsPairsPerLaunch);
 
-// The descriptors of one launch of up to Capacity pairs, passed by value (about 3 KiB for 128
-// pairs, 0.8 KiB for 32, 0.2 KiB for 8). first_tile holds prefix sums of the pairs' tile counts:
-// pair k owns blocks [first_tile[k], first_tile[k + 1]).
+// The descriptors of one launch of up to Capacity pairs, passed by value (3080 bytes for 128
+// pairs, 248 for 8). first_tile holds prefix sums of the pairs' tile counts: pair k owns blocks
+// [first_tile[k], first_tile[k + 1]).
 template <uint32_t Capacity>
 struct Launch {
   uint32_t count;
@@ -36,7 +33,7 @@ struct Launch {
   unsigned char* dst[Capacity];
 };
 static_assert(sizeof(Launch<kManyPairs>) <= 4000, "kernel parameters must stay under the 4 KiB limit");
-static_assert(kFewPairs < kSomePairs && kSomePairs < kManyPairs, "capacities grow");
+static_assert(kFewPairs <= kManyPairs, "the small launch holds fewer pairs");
 static_assert(kCopyTensorsMaxPairBytes <= UINT32_MAX, "pair sizes travel as 32-bit byte counts");
 
 // Copies bytes [begin, end) of one pair; `begin` is a multiple of 16 and both bases are aligned
@@ -120,7 +117,6 @@ void copy_tensors(DeviceStream ds, const CopyPair* pairs, size_t count) {
   for (size_t first = 0; first < count; first += kCopyTensorsPairsPerLaunch) {
     const auto n = static_cast<uint32_t>(std::min(count - first, kCopyTensorsPairsPerLaunch));
     if (n <= kFewPairs) launch_pairs<kFewPairs>(stream, pairs + first, n, where);
-    else if (n <= kSomePairs) launch_pairs<kSomePairs>(stream, pairs + first, n, where);
     else launch_pairs<kManyPairs>(stream, pairs + first, n, where);
   }
 }
