@@ -102,6 +102,25 @@ static int probe_main() {
       std::printf("%-12s cuMemcpyAsync 1KiB (drv) burst16 %6.2f us\n", name,
                   host_us([&] { driver_memcpy(reinterpret_cast<uintptr_t>(dev1k), reinterpret_cast<uintptr_t>(pinned), 1024, s); }, 16, s));
     }
+    {
+      // One call for many small copies (CUDA 12.8+), beside one launch of the gather kernel.
+      std::vector<void*> dsts(16), srcs(16);
+      std::vector<size_t> sizes(16, 64);
+      for (int i = 0; i < 16; ++i) {
+        dsts[i] = static_cast<unsigned char*>(dev1k) + 64 * i;
+        srcs[i] = static_cast<unsigned char*>(pinned) + 64 * i;
+      }
+      cudaMemcpyAttributes attr{};
+      attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+      size_t attr_index = 0;
+      auto batch = [&](size_t count) {
+        if (cudaMemcpyBatchAsync(dsts.data(), srcs.data(), sizes.data(), count, &attr, &attr_index, 1, s) != cudaSuccess) {
+          std::printf("cudaMemcpyBatchAsync failed: %s\n", cudaGetErrorString(cudaGetLastError()));
+        }
+      };
+      std::printf("%-12s memcpyBatchAsync 1/16    burst16 %6.2f %6.2f us\n", name, host_us([&] { batch(1); }, 16, s),
+                  host_us([&] { batch(16); }, 16, s));
+    }
     std::printf("%-12s cudaEventRecord (notime) burst20 %6.2f us\n", name, host_us([&] { cudaEventRecord(ev, s); }, 20, s));
     std::printf("%-12s cudaEventRecord (timing) burst20 %6.2f us\n", name, host_us([&] { cudaEventRecord(evt, s); }, 20, s));
     std::printf("%-12s cudaStreamWaitEvent      burst20 %6.2f us\n", name, host_us([&] { cudaStreamWaitEvent(s, ev, 0); }, 20, s));
