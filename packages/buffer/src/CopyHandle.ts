@@ -67,8 +67,7 @@ let ownerOf: (handle: CopyHandle) => object;
 let streamOf: (handle: CopyHandle) => Stream | null;
 let markOf: (handle: CopyHandle) => Event | null;
 let markedEventOf: (handle: CopyHandle) => Event | null;
-let settledOf: (handle: CopyHandle) => boolean;
-let observedOf: (handle: CopyHandle) => boolean;
+let settledOf: (handle: CopyHandle, askStream: boolean) => boolean;
 let completeOf: (handle: CopyHandle) => void;
 
 /**
@@ -117,13 +116,7 @@ export class CopyHandle {
     streamOf = (handle) => handle.#stream;
     markOf = (handle) => handle.#mark;
     markedEventOf = (handle) => (handle.#pending() ? handle.#marked() : null);
-    settledOf = (handle) => handle.#settled();
-    observedOf = (handle) => {
-      if (!handle.#pending()) return true;
-      if (handle.#mark === null || !handle.#mark.query()) return false;
-      handle.#complete();
-      return true;
-    };
+    settledOf = (handle, askStream) => handle.#settled(askStream);
     completeOf = (handle) => {
       if (handle.#sources !== null) handle.#complete();
     };
@@ -169,7 +162,7 @@ export class CopyHandle {
    * tensors it kept.
    */
   done(): boolean {
-    if (this.#settled()) return true;
+    if (this.#settled(true)) return true;
     // Busy stream: record the event now, so that later polls see the copy finish even while
     // more work keeps arriving on the stream.
     this.#marked();
@@ -238,12 +231,12 @@ export class CopyHandle {
   }
 
   /**
-   * Observes completion without recording anything: by the event if one was recorded, else by
-   * the copy stream having run dry (then every copy on it has completed).
+   * Observes completion without recording anything: by the event if one was recorded, else (with
+   * `askStream`) by the copy stream having run dry, then every copy on it has completed.
    */
-  #settled(): boolean {
+  #settled(askStream: boolean): boolean {
     if (!this.#pending()) return true;
-    const finished = this.#mark !== null ? this.#mark.query() : (this.#stream as Stream).query();
+    const finished = this.#mark !== null ? this.#mark.query() : askStream && (this.#stream as Stream).query();
     if (finished) this.#complete();
     return finished;
   }
@@ -298,18 +291,11 @@ export function copyHandleMarkedEvent(handle: CopyHandle): Event | null {
 
 /**
  * Whether the copy was observed complete, looking without recording anything: by its event if
- * recorded, else by its stream having run dry. @internal
+ * recorded, else, with `askStream`, by its stream having run dry (without, an unrecorded copy
+ * answers false). @internal
  */
-export function copyHandleSettled(handle: CopyHandle): boolean {
-  return settledOf(handle);
-}
-
-/**
- * Whether the copy was observed complete, asking only its event, if one was recorded (never the
- * stream, never recording one). @internal
- */
-export function copyHandleObserved(handle: CopyHandle): boolean {
-  return observedOf(handle);
+export function copyHandleSettled(handle: CopyHandle, askStream: boolean): boolean {
+  return settledOf(handle, askStream);
 }
 
 /** The stream a handle's copies were enqueued on (`null` for CPU copies). @internal */

@@ -5,7 +5,7 @@
 import { cuda, CudaUnavailableError, Event, Stream, Tensor, TensorCopyBatch, type DeviceLike } from '@fhelium/cuda-native';
 import { ExecutionError, ExecutionInputError, ValueTreeSignature } from '@fhelium/signature';
 
-import { completeCopyHandle, copyHandleMarkedEvent, copyHandleObserved, copyHandleOwner, copyHandleSettled, copyHandleStream, createCopyHandle, CopyHandle, type MarkEvents } from './CopyHandle.js';
+import { completeCopyHandle, copyHandleMarkedEvent, copyHandleOwner, copyHandleSettled, copyHandleStream, createCopyHandle, CopyHandle, type MarkEvents } from './CopyHandle.js';
 import { parseCopyOptions, type CopyFromOptions } from './copyOptions.js';
 import { describeGiven } from './describeGiven.js';
 import { emptyWithLayout } from './emptyWithLayout.js';
@@ -383,28 +383,25 @@ export class ReusableValueBuffer<T = unknown> {
     if (count < this.#pruneAt) return;
     const newestSeen = new Set<Stream>();
     const finished = new Set<Stream>();
-    let kept = count;
+    const unfinished: CopyHandle[] = [];
     for (let i = count - 1; i >= 0; i -= 1) {
       const handle = inFlight[i] as CopyHandle;
       const stream = copyHandleStream(handle) as Stream;
-      let complete: boolean;
       if (finished.has(stream)) {
         completeCopyHandle(handle);
-        complete = true;
-      } else if (!newestSeen.has(stream)) {
-        newestSeen.add(stream);
-        complete = copyHandleSettled(handle);
-        if (!complete) copyHandleMarkedEvent(handle);
-      } else {
-        complete = copyHandleObserved(handle);
+        continue;
       }
-      if (!complete) continue;
-      finished.add(stream);
-      inFlight[i] = null as unknown as CopyHandle;
-      kept -= 1;
+      const newest = !newestSeen.has(stream);
+      newestSeen.add(stream);
+      if (copyHandleSettled(handle, newest)) {
+        finished.add(stream);
+        continue;
+      }
+      if (newest) copyHandleMarkedEvent(handle);
+      unfinished.push(handle);
     }
-    if (kept < count) this.#inFlight = inFlight.filter((handle) => handle !== null);
-    this.#pruneAt = Math.max(PRUNE_AT, 2 * kept);
+    if (unfinished.length < count) this.#inFlight = unfinished.reverse();
+    this.#pruneAt = Math.max(PRUNE_AT, 2 * unfinished.length);
   }
 
   /** Handles kept because their completion has not been observed yet (for tests). @internal */

@@ -304,9 +304,7 @@ export class CudaGraphProgram<A extends unknown[], O> {
     // Copy and graph on one stream: two driver calls, no event (the copy's is recorded when
     // needed, the replay's too).
     this.#copy(state, inputs, stream, true, NO_EVENTS, where);
-    const result = this.#enqueueReplay(state, stream, copyOutput);
-    this.#finishReplay(state, stream, synchronize);
-    return result;
+    return this.#launch(state, stream, copyOutput, synchronize);
   }
 
   /**
@@ -363,14 +361,7 @@ export class CudaGraphProgram<A extends unknown[], O> {
    * validates the whole tree before copying anything (once: validation is most of a replay's host
    * cost); it names the tree `inputs` in its errors, which are rethrown as errors of `where`.
    */
-  #copy(
-    state: OpenState,
-    inputs: A,
-    stream: Stream,
-    nonBlocking: boolean,
-    waitFor: readonly Event[],
-    where: string,
-  ): CopyHandle {
+  #copy(state: OpenState, inputs: A, stream: Stream, nonBlocking: boolean, waitFor: readonly Event[], where: string): CopyHandle {
     // Stream order covers a replay on the same stream; another stream waits for its event.
     const replayEvent = this.#lastReplayStream === stream ? null : this.#lastReplayEvent(state);
     const events = replayEvent === null ? waitFor : [...waitFor, replayEvent];
