@@ -124,21 +124,34 @@ describe('ValueTreeSignature.fromValue', () => {
     );
   });
 
-  it('rejects containers that are not plain data and unsupported Map keys, at the container path', () => {
+  it('rejects holes, accessors and extra enumerable array keys, and unsupported Map keys, at the container path', () => {
     // eslint-disable-next-line no-sparse-arrays
     expect(() => ValueTreeSignature.fromValue({ a: [fakeTensor({ shape: [1] }), , fakeTensor({ shape: [1] })] })).toThrow(
-      new TypeError('value.a: unsupported array: element [1] is a hole; arrays must be dense plain data'),
+      new TypeError('value.a: unsupported array: element [1] is a hole; arrays must be dense, with data elements and no other enumerable key'),
+    );
+    expect(() => ValueTreeSignature.fromValue({ a: Object.assign([fakeTensor({ shape: [1] })], { named: fakeTensor({ shape: [1] }) }) })).toThrow(
+      new TypeError('value.a: unsupported array: extra enumerable property "named" besides the elements; arrays must be dense, with data elements and no other enumerable key'),
     );
     expect(() => ValueTreeSignature.fromValue({ r: { get w() { return fakeTensor({ shape: [1] }); } } })).toThrow(
-      new TypeError('value.r: unsupported record: property "w" is an accessor (getter/setter); records hold only enumerable data properties under string keys'),
+      new TypeError('value.r: unsupported record: property "w" is an accessor (getter/setter); a record\'s enumerable properties must be data properties'),
     );
-    expect(() => ValueTreeSignature.fromValue({ r: { [Symbol('k')]: fakeTensor({ shape: [1] }) } })).toThrow('value.r: unsupported record: symbol key Symbol(k)');
     expect(() => ValueTreeSignature.fromValue({ m: new Map([[1.5, fakeTensor({ shape: [1] })]]) })).toThrow(
       new TypeError('value.m: unsupported Map: key 1.5 (number) is neither a string nor a safe integer'),
     );
     expect(() => ValueTreeSignature.fromValue({ m: new Map([[{}, fakeTensor({ shape: [1] })]]) })).toThrow(
       'value.m: unsupported Map: key a plain object with keys [] is neither a string nor a safe integer',
     );
+  });
+
+  it('leaves non-enumerable and symbol-keyed properties of arrays and records out of the tree, as JSON does', () => {
+    const tensor = fakeTensor({ shape: [1] });
+    const hidden = Object.defineProperty({ w: tensor, [Symbol('k')]: tensor }, 'h', { value: tensor, enumerable: false });
+    const list = Object.defineProperty(Object.assign([tensor], { [Symbol('s')]: tensor }), 'meta', { value: tensor, enumerable: false });
+    const signature = ValueTreeSignature.fromValue({ r: hidden, a: list });
+    expect(signature.equals(ValueTreeSignature.fromValue({ r: { w: tensor }, a: [tensor] }))).toBe(true);
+    expect(signature.nbytes).toBe(8); // two float32 leaves of one element
+    // A hidden element is still an element.
+    expect(ValueTreeSignature.fromValue(Object.defineProperty([tensor], 0, { enumerable: false })).equals(ValueTreeSignature.fromValue([tensor]))).toBe(true);
   });
 
   it('reports cycles where they close and accepts shared (acyclic) subtrees', () => {
@@ -250,20 +263,39 @@ describe('ValueTreeSignature.validate', () => {
     );
   });
 
-  it('reports containers that are not plain data as node kind mismatches at the container', () => {
+  it('reports containers with holes, accessors or extra enumerable array keys as node kind mismatches at the container', () => {
     // eslint-disable-next-line no-sparse-arrays
     expectMismatch(edited((t) => (t.operands = [t.operands[0], ,])), {
       path: 'value.operands',
       field: 'node kind',
       expected: 'an array of length 2',
-      found: 'an array of length 2 that is not plain data (element [1] is a hole)',
+      found: 'an array of length 2 that is not a tree container (element [1] is a hole)',
     });
+    expectMismatch(
+      edited((t) => Object.assign(t.operands, { extra: 1 })),
+      { path: 'value.operands', field: 'node kind', expected: 'an array of length 2', found: 'an array of length 2 that is not a tree container (extra enumerable property "extra" besides the elements)' },
+    );
     expectMismatch(
       edited((t) => {
         const bias = t.weights.bias;
         Object.defineProperty(t.weights, 'bias', { get: () => bias, enumerable: true });
       }),
-      { path: 'value.weights', field: 'node kind', expected: 'a record with keys ["bias", "odd key"]', found: 'a record that is not plain data (property "bias" is an accessor (getter/setter))' },
+      { path: 'value.weights', field: 'node kind', expected: 'a record with keys ["bias", "odd key"]', found: 'a record that is not a tree container (property "bias" is an accessor (getter/setter))' },
+    );
+  });
+
+  it('ignores non-enumerable and symbol-keyed container properties, and misses a hidden expected key', () => {
+    const signature = ValueTreeSignature.fromValue(example());
+    const extras = edited((t) => {
+      Object.defineProperty(t.operands, 'hidden', { value: 1, enumerable: false });
+      Object.assign(t.operands, { [Symbol('s')]: 1 });
+      Object.defineProperty(t.weights, 'hidden', { value: 1, enumerable: false });
+      Object.assign(t.weights, { [Symbol('s')]: 1 });
+    });
+    expect(() => signature.validate(extras)).not.toThrow();
+    expectMismatch(
+      edited((t) => Object.defineProperty(t.weights, 'bias', { enumerable: false })),
+      { path: 'value.weights', field: 'record keys', expected: '["bias", "odd key"]', found: '["odd key"] (missing "bias")' },
     );
   });
 
@@ -319,7 +351,7 @@ describe('ValueTreeSignature.validate', () => {
     const withEntries = (entries: unknown): FakeExactValue => new FakeExactValue(FAKE_TYPE, 1, 'ctx-1', { level: 3, scale: 1099511627776n }, entries as never);
     expect(mismatch(signature, withEntries('c0')).message).toBe('value: tensorEntries(): expected an array of [name, tensor] pairs, found "c0" (string)');
     expect(mismatch(signature, withEntries(Object.assign([], { x: 1 }))).message).toBe(
-      'value: tensorEntries(): expected an array of [name, tensor] pairs, found an array that is not plain data (extra property "x" besides the elements)',
+      'value: tensorEntries(): expected an array of [name, tensor] pairs, found an array that is not a tree container (extra enumerable property "x" besides the elements)',
     );
     expect(mismatch(signature, withEntries([['c0']])).message).toBe(
       'value: tensorEntries()[0]: expected a [name, tensor] pair with a string name, found an array of length 1',

@@ -8,7 +8,7 @@ import { describeValue, formatKey } from './describe.js';
 import { compareMapKeys, compareObjectKeys } from './keyOrder.js';
 import { MAX_NESTING_DEPTH } from './limits.js';
 import { PathTracker, rootLabel, type PathOptions } from './path.js';
-import { isPlainObject, readDenseArray, readMapEntries, readPlainObjectEntries } from './plainData.js';
+import { isPlainObject, readMapEntries, readTreeArray, readTreeRecordEntries } from './plainData.js';
 import { validateTree } from './validateTree.js';
 
 /**
@@ -110,7 +110,9 @@ export class ValueTreeSignature {
 
   /**
    * Describes a tree of tensors ({@link TensorLike}) and registered exact values, nested in arrays,
-   * plain objects (records) and Maps with string or safe-integer keys. The input is only read.
+   * plain objects (records) and Maps with string or safe-integer keys. The input is only read. An
+   * array or record holds what `Object.keys` shows of it: non-enumerable and symbol-keyed
+   * properties are not part of the tree (as for JSON), and candidates are read the same way.
    *
    * @param value - The representative tree.
    * @param options - `path`: label of the root in error messages (default `value`).
@@ -118,9 +120,9 @@ export class ValueTreeSignature {
    *   in canonical order: a number, string, boolean, bigint, symbol, `null`, `undefined`, function,
    *   Set, typed array, Date, class instance that is neither a tensor nor an exact value, an exact
    *   value whose type is not registered (the message says to call `registerExactValue`), a malformed
-   *   tensor or exact value, a container that is not plain data (holes, accessors, symbol keys), a Map
-   *   key that is neither a string nor a safe integer, a cycle (at the path where it closes), or nesting
-   *   deeper than `MAX_NESTING_DEPTH`.
+   *   tensor or exact value, an array with a hole, an accessor element or an enumerable key besides
+   *   its elements, a record with an enumerable accessor, a Map key that is neither a string nor a
+   *   safe integer, a cycle (at the path where it closes), or nesting deeper than `MAX_NESTING_DEPTH`.
    */
   static fromValue(value: unknown, options?: PathOptions): ValueTreeSignature {
     return describeTree(value, new PathTracker(rootLabel(options, 'value')), new Map());
@@ -275,8 +277,8 @@ function describeTree(value: unknown, path: PathTracker, ancestors: Map<object, 
   ancestors.set(container, path.depth);
   let node: ValueTreeSignature;
   if (view.kind === 'array') {
-    const items = readDenseArray(view.array);
-    if (typeof items === 'string') throw new TypeError(`${path.format()}: unsupported array: ${items}; arrays must be dense plain data`);
+    const items = readTreeArray(view.array);
+    if (typeof items === 'string') throw new TypeError(`${path.format()}: unsupported array: ${items}; arrays must be dense, with data elements and no other enumerable key`);
     const children = items.map((item, i) => {
       path.pushIndex(i);
       const child = describeTree(item, path, ancestors);
@@ -285,9 +287,9 @@ function describeTree(value: unknown, path: PathTracker, ancestors: Map<object, 
     });
     node = new ValueTreeSignature('array', { children });
   } else if (view.kind === 'record') {
-    const entries = readPlainObjectEntries(view.record);
+    const entries = readTreeRecordEntries(view.record);
     if (typeof entries === 'string') {
-      throw new TypeError(`${path.format()}: unsupported record: ${entries}; records hold only enumerable data properties under string keys`);
+      throw new TypeError(`${path.format()}: unsupported record: ${entries}; a record's enumerable properties must be data properties`);
     }
     entries.sort((a, b) => compareObjectKeys(a[0], b[0]));
     node = keyedNode('record', entries, path, ancestors, (key) => path.pushKey(key as string));

@@ -2,9 +2,11 @@ import { describeValue, quote } from './describe.js';
 import { compareMapKeys } from './keyOrder.js';
 
 /**
- * Reading containers as plain data: what records, arrays and metadata objects may be. A container
- * that fails these rules is reported, never half-read, because a getter could run arbitrary code
- * and a hole or hidden property would make "the same tree" ambiguous.
+ * Reading containers: what tree arrays and records, and metadata objects, may be. A container that
+ * fails these rules is reported, never half-read, because a getter could run arbitrary code and a
+ * hole would make "the same tree" ambiguous. Metadata is compared as data, so it must be plain
+ * data throughout (no hidden or symbol keys either); a tree container is what `Object.keys` shows
+ * of it (see {@link readTreeArray}).
  */
 
 /**
@@ -60,8 +62,54 @@ export function readDenseArray(array: readonly unknown[]): unknown[] | string {
   return items;
 }
 
-function isIndexBelow(key: string, length: number): boolean {
+/** Whether the property key `key` is an array index below `length` (`'0'`, `'1'`, …; not `'01'`). */
+export function isIndexBelow(key: string, length: number): boolean {
   return /^(?:0|[1-9][0-9]*)$/.test(key) && Number(key) < length;
+}
+
+/**
+ * The elements of an array read as a tree container, or why it cannot be one: a hole, an accessor
+ * element or an extra enumerable property. A tree holds what `Object.keys` shows of a container
+ * (what JSON, spreading and `for…in` see): its non-enumerable and symbol-keyed properties are not
+ * part of the tree and are ignored, while an enumerable key besides the elements is refused, so a
+ * value hung on an array under a name is never dropped silently. Elements are elements whether
+ * enumerable or not.
+ *
+ * @param array - An array (`Array.isArray`).
+ * @returns The elements, or a short problem (`element [3] is a hole`).
+ */
+export function readTreeArray(array: readonly unknown[]): unknown[] | string {
+  const length = array.length;
+  const items = new Array<unknown>(length);
+  for (let i = 0; i < length; i += 1) {
+    const descriptor = Object.getOwnPropertyDescriptor(array, i);
+    if (descriptor === undefined) return `element [${i}] is a hole`;
+    if (!('value' in descriptor)) return `element [${i}] is an accessor (getter/setter)`;
+    items[i] = descriptor.value;
+  }
+  const extra = Object.keys(array).find((key) => !isIndexBelow(key, length));
+  if (extra !== undefined) return `extra enumerable property ${quote(extra)} besides the elements`;
+  return items;
+}
+
+/**
+ * The entries of a plain object read as a tree record, in `Object.keys` order, or why it cannot be
+ * one: an enumerable accessor. As for {@link readTreeArray}, non-enumerable and symbol-keyed
+ * properties are not part of the tree and are ignored.
+ *
+ * @param object - A plain object (see {@link isPlainObject}).
+ * @returns The entries, or a short problem (`property "x" is an accessor (getter/setter)`).
+ */
+export function readTreeRecordEntries(object: object): [string, unknown][] | string {
+  const entries: [string, unknown][] = [];
+  for (const key of Object.keys(object)) {
+    const descriptor = Object.getOwnPropertyDescriptor(object, key);
+    // A Proxy may list a key it then does not describe: that key holds nothing to read.
+    if (descriptor === undefined) return `property ${quote(key)} is listed but has no descriptor`;
+    if (!('value' in descriptor)) return `property ${quote(key)} is an accessor (getter/setter)`;
+    entries.push([key, descriptor.value]);
+  }
+  return entries;
 }
 
 /**

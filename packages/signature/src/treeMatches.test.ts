@@ -74,7 +74,7 @@ function referenceLeaves(signature: ValueTreeSignature, value: unknown, out: unk
   return out;
 }
 
-/** Edits that make a container of the built tree something other than plain data, or change its key set. */
+/** Edits of a container of the built tree: holes, accessors, hidden, symbol or extra keys, other prototypes, changed key sets. */
 const CONTAINER_EDITS: Record<string, (node: object) => boolean> = {
   'array: a hole': (node) => Array.isArray(node) && node.length > 0 && delete node[node.length - 1],
   'array: an accessor element': (node) => defineOn(node, Array.isArray(node) ? 0 : null, { get: () => fakeTensor({ shape: [1] }), enumerable: true }),
@@ -173,7 +173,7 @@ describe('treeMatches (the fast walk of validate) agrees with the diagnostic wal
     );
   });
 
-  it('agrees on containers that are not plain data or have other keys, after the frozen original was remembered', () => {
+  it('agrees on containers with holes, accessors, hidden or extra keys, after the frozen original was remembered', () => {
     const edits = Object.keys(CONTAINER_EDITS);
     fc.assert(
       fc.property(treeModelArb, fc.nat(), fc.nat(), (model, pickContainer, pickEdit) => {
@@ -193,7 +193,7 @@ describe('treeMatches (the fast walk of validate) agrees with the diagnostic wal
 });
 
 describe('treeMatches: guarantees of the fast walk', () => {
-  it('refuses an array with a hole, an accessor element or any extra key, also when a hole and an extra key keep the key count', () => {
+  it('refuses an array with a hole, an accessor element or an extra enumerable key, also when a hole and an extra key keep the key count', () => {
     const signature = ValueTreeSignature.fromValue([fakeTensor({ shape: [1] }), fakeTensor({ shape: [1] })]);
     const pair = (): unknown[] => [fakeTensor({ shape: [1] }), fakeTensor({ shape: [1] })];
     const edits: Record<string, (array: unknown[]) => void> = {
@@ -201,10 +201,10 @@ describe('treeMatches: guarantees of the fast walk', () => {
       'a getter element': (array) => Object.defineProperty(array, 1, { get: () => fakeTensor({ shape: [1] }), enumerable: true }),
       'a setter-only element': (array) => Object.defineProperty(array, 0, { set: () => undefined, enumerable: true }),
       'an extra key': (array) => Object.assign(array, { extra: 1 }),
-      'a hidden extra key': (array) => Object.defineProperty(array, 'hidden', { value: 1 }),
-      'an extra symbol': (array) => Object.assign(array, { [Symbol('extra')]: 1 }),
-      'a hole and an extra key (same key count)': (array) => (delete array[1], Object.defineProperty(array, 'hidden', { value: 1 })),
-      'a hole and an extra symbol (same key count)': (array) => (delete array[0], Object.assign(array, { [Symbol('extra')]: 1 })),
+      'a hole and an extra key (same key count)': (array) => (delete array[1], Object.assign(array, { extra: 1 })),
+      'a hole and a hidden element (same key count)': (array) => (delete array[1], Object.defineProperty(array, 0, { enumerable: false })),
+      'a hole and a hidden extra key': (array) => (delete array[1], Object.defineProperty(array, 'hidden', { value: 1 })),
+      'a hidden element and an extra key (same key count)': (array) => (Object.defineProperty(array, 0, { enumerable: false }), Object.assign(array, { extra: 1 })),
     };
     for (const [name, edit] of Object.entries(edits)) {
       const array = pair();
@@ -212,11 +212,21 @@ describe('treeMatches: guarantees of the fast walk', () => {
       expect({ name, fast: treeMatches(signature, array, new ExactValueCalls()) }).toEqual({ name, fast: false });
       expect({ name, accepted: expectAgreement(signature, array).accepted }).toEqual({ name, accepted: false });
     }
-    // A non-enumerable element is still a data element: accepted by both walks.
-    const hiddenElement = pair();
-    Object.defineProperty(hiddenElement, 0, { enumerable: false });
-    expect(treeMatches(signature, hiddenElement, new ExactValueCalls())).toBe(true);
-    expect(expectAgreement(signature, hiddenElement).accepted).toBe(true);
+    // A non-enumerable element is still a data element, and hidden or symbol-keyed extras are not
+    // part of the tree: accepted by both walks.
+    const accepted: Record<string, (array: unknown[]) => void> = {
+      'a hidden element': (array) => Object.defineProperty(array, 0, { enumerable: false }),
+      'a hidden extra key': (array) => Object.defineProperty(array, 'hidden', { value: 1 }),
+      'an extra symbol': (array) => Object.assign(array, { [Symbol('extra')]: 1 }),
+      'a hidden element, a hidden key and a symbol': (array) =>
+        Object.assign(Object.defineProperty(Object.defineProperty(array, 1, { enumerable: false }), 'hidden', { value: 1 }), { [Symbol('extra')]: 1 }),
+    };
+    for (const [name, edit] of Object.entries(accepted)) {
+      const array = pair();
+      edit(array);
+      expect({ name, fast: treeMatches(signature, array, new ExactValueCalls()) }).toEqual({ name, fast: true });
+      expect({ name, accepted: expectAgreement(signature, array).accepted }).toEqual({ name, accepted: true });
+    }
   });
 
   it('never runs a getter of a container, and reports it as the diagnostic walk does', () => {
@@ -258,7 +268,7 @@ describe('treeMatches: guarantees of the fast walk', () => {
     const inner = [fakeTensor({ shape: [1] })];
     const open = { a: inner };
     signature.validate(open);
-    Object.defineProperty(inner, 'extra', { value: 1 });
+    Object.assign(inner, { extra: 1 });
     expect(outcome(() => signature.validate(open))).toMatchObject({ accepted: false, error: { path: 'value.a', field: 'node kind' } });
     const sealed = Object.seal({ a: Object.seal([fakeTensor({ shape: [1] })]) });
     signature.validate(sealed);

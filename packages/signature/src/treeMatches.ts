@@ -7,6 +7,7 @@ import type { TensorSignature } from './TensorSignature.js';
 import type { ValueSignature } from './ValueSignature.js';
 import type { ValueTreeSignature } from './ValueTreeSignature.js';
 import { lookupGetter, metadataMatches } from './metadataMatches.js';
+import { isIndexBelow } from './plainData.js';
 
 /**
  * The success path of `ValueTreeSignature.validate`: one walk over signature and candidate
@@ -24,11 +25,11 @@ import { lookupGetter, metadataMatches } from './metadataMatches.js';
  *   TensorResident member) name, so one absent name (a *probe*, tested with `in`) rules all of
  *   that out; only when the probe is present does the full `looksLikeTensor`/
  *   `looksLikeTensorResident` test run. Records probe a name that is not one of their keys.
- * - Containers are read as plain data exactly as `readDenseArray`/`readPlainObjectEntries` read
- *   them: through property descriptors, so that a getter on a container is never run (it is a
- *   mismatch, as before), and completely (holes, accessors, extra keys) before any child is
- *   visited, so user code run by a child (a tensor's getters, an exact value's methods) cannot
- *   change what the walk reads of its parent. Frozen containers that once passed these checks are
+ * - Containers are read as tree containers exactly as `readTreeArray`/`readTreeRecordEntries` read
+ *   them: through `Object.keys` (non-enumerable and symbol-keyed properties are not part of a
+ *   tree), without running a getter (an accessor is a mismatch), and completely (holes, accessors,
+ *   extra enumerable keys) before any child is visited, so user code run by a child (a tensor's
+ *   getters, an exact value's methods) cannot change what the walk reads of its parent. Frozen containers that once passed these checks are
  *   remembered: a frozen object's keys, values and attributes can never change again (proxies
  *   included: their invariants force them to report a frozen target's properties faithfully), so
  *   their elements are then read directly.
@@ -81,8 +82,7 @@ const frozenDenseArrays = new WeakSet<object>();
 /** Frozen records that passed the plain-data check, with the plan whose keys they matched. */
 const frozenRecords = new WeakMap<object, Plan>();
 
-const { getOwnPropertyDescriptor, getOwnPropertyNames, getOwnPropertySymbols, getPrototypeOf, isFrozen } = Object;
-const { ownKeys } = Reflect;
+const { getPrototypeOf, hasOwn, isFrozen, keys: objectKeys } = Object;
 
 /**
  * The state of one walk: a stack of the children read from containers on the way down (written
@@ -193,19 +193,16 @@ function dimsEqual(expected: readonly number[], found: unknown): boolean {
 }
 
 /**
- * Pushes the elements of a dense plain-data array of length `length` onto the walk's stack (see
- * `readDenseArray`: no holes, no accessors, no keys besides the elements and `length`), or returns
- * `false`.
+ * Pushes the elements of an array of length `length` read as a tree container onto the walk's
+ * stack (see `readTreeArray`: no holes, no accessor elements, no enumerable key besides the
+ * elements), or returns `false`.
  *
- * The key set is settled by one `Reflect.ownKeys` call and its order, with no per-element
- * `hasOwn`: an ordinary array lists its own keys as the array indices in ascending order, then its
- * other string keys in creation order, `length` first (it is created with the array), then its
- * symbols (ECMA-262 OrdinaryOwnPropertyKeys, which arrays use). So `length + 1` keys ending with
- * `'length'` leave room for array indices only, and an array's indices are all below its length:
- * `length` distinct ones are exactly `0 … length - 1` (no hole, no extra key, no symbol). An
- * array with an extra string or symbol key, or a hole, has either more keys or another last key.
- * No API short of an own-keys listing sees a non-enumerable extra key (`Object.keys` and `for…in`
- * skip it), so the listing stays; it is one call per array, not one per element.
+ * One `Object.keys` call settles the enumerable keys (several times cheaper than listing every own
+ * key, which non-enumerable and symbol keys would need, and those are not part of a tree): it
+ * lists an array's integer indices first, in ascending order, then its other enumerable string
+ * keys. So `length` keys of which the last is `length - 1` are all indices below `length`, that
+ * is exactly `0 … length - 1`: no hole and no extra key. Any other listing (a non-enumerable
+ * element is one that `readTreeArray` accepts) is settled key by key.
  *
  * Then each element must have no getter (`__lookupGetter__` stops at the own property), so reading
  * it runs no code; an accessor without a getter reads as `undefined`, which no signature node
@@ -218,13 +215,23 @@ function readDense(array: readonly unknown[], length: number, walk: Walk): boole
     for (let i = 0; i < length; i += 1) walk.push(array[i]);
     return true;
   }
-  const keys = ownKeys(array);
-  if (keys.length !== length + 1 || keys[length] !== 'length') return false;
+  const keys = objectKeys(array);
+  if ((keys.length !== length || (length !== 0 && keys[length - 1] !== String(length - 1))) && !denseWithHiddenElements(array, length, keys)) return false;
   for (let i = 0; i < length; i += 1) {
     if (lookupGetter.call(array, i) !== undefined) return false;
     walk.push(array[i]);
   }
   if (isFrozen(array)) frozenDenseArrays.add(array);
+  return true;
+}
+
+/**
+ * `readDense`'s answer where `Object.keys` listed something else than `0 … length - 1`: whether
+ * every element is an own property (enumerable or not) and every listed key an element.
+ */
+function denseWithHiddenElements(array: readonly unknown[], length: number, keys: readonly string[]): boolean {
+  for (let i = 0; i < length; i += 1) if (!hasOwn(array, i)) return false;
+  for (const key of keys) if (!isIndexBelow(key, length)) return false;
   return true;
 }
 
@@ -272,21 +279,20 @@ function recordMatches(plan: Plan, value: unknown, walk: Walk): boolean {
     for (let i = 0; i < keys.length; i += 1) walk.push((value as Record<string, unknown>)[keys[i] as string]);
     return childrenMatch(plan, base, walk);
   }
-  // The own keys are the string keys then the symbol keys (Reflect.ownKeys), read in two calls
-  // because V8 answers both from a plain object's hidden class several times faster than
-  // Reflect.ownKeys; any symbol key is a mismatch.
-  const found = getOwnPropertyNames(value);
-  if (found.length !== keys.length || getOwnPropertySymbols(value).length !== 0) return false;
+  // The enumerable own string keys, as readTreeRecordEntries lists them.
+  const found = objectKeys(value);
+  if (found.length !== keys.length) return false;
   const slots = plan.slots as ReadonlyMap<string, number>;
   const stack = walk.stack;
   walk.top = base + keys.length;
-  // Own keys are unique, so as many keys as expected, each an expected one, are exactly the expected keys.
+  // Own keys are unique, so as many keys as expected, each an expected one, are exactly the expected
+  // keys. An own property without a getter is a data property or a setter-only accessor, which
+  // reads as `undefined` and so fails as a child (readTreeRecordEntries refuses it).
   for (let i = 0; i < found.length; i += 1) {
     const key = found[i] as string;
     const slot = slots.get(key);
-    const descriptor = slot === undefined ? undefined : getOwnPropertyDescriptor(value, key);
-    if (descriptor === undefined || !('value' in descriptor) || descriptor.enumerable !== true) return false;
-    stack[base + (slot as number)] = descriptor.value;
+    if (slot === undefined || lookupGetter.call(value, key) !== undefined) return false;
+    stack[base + slot] = (value as Record<string, unknown>)[key];
   }
   if (isFrozen(value)) frozenRecords.set(value, plan);
   return childrenMatch(plan, base, walk);

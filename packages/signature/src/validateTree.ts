@@ -11,7 +11,7 @@ import { ExecutionInputError } from './errors.js';
 import { compareObjectKeys } from './keyOrder.js';
 import { diffMetadata } from './metadataDiff.js';
 import { PathTracker } from './path.js';
-import { readDenseArray, readPlainObjectEntries } from './plainData.js';
+import { readTreeArray, readTreeRecordEntries } from './plainData.js';
 import { treeMatches } from './treeMatches.js';
 
 /**
@@ -95,8 +95,8 @@ function checkNode(signature: ValueTreeSignature, value: unknown, path: PathTrac
 function checkArray(signature: ValueTreeSignature, value: unknown, path: PathTracker, calls: ExactValueCalls, leaves: unknown[] | null): void {
   const view = classifyNode(value);
   if (view.kind !== 'array') return fail(path, 'node kind', signature.toString(), describeNode(value));
-  const items = readDenseArray(view.array);
-  if (typeof items === 'string') return fail(path, 'node kind', signature.toString(), `an array of length ${view.array.length} that is not plain data (${items})`);
+  const items = readTreeArray(view.array);
+  if (typeof items === 'string') return fail(path, 'node kind', signature.toString(), `an array of length ${view.array.length} that is not a tree container (${items})`);
   if (items.length !== signature.children.length) return fail(path, 'array length', String(signature.children.length), String(items.length));
   signature.children.forEach((child, i) => {
     path.pushIndex(i);
@@ -108,8 +108,8 @@ function checkArray(signature: ValueTreeSignature, value: unknown, path: PathTra
 function checkRecord(signature: ValueTreeSignature, value: unknown, path: PathTracker, calls: ExactValueCalls, leaves: unknown[] | null): void {
   const view = classifyNode(value);
   if (view.kind !== 'record') return fail(path, 'node kind', signature.toString(), describeNode(value));
-  const entries = readPlainObjectEntries(view.record);
-  if (typeof entries === 'string') return fail(path, 'node kind', signature.toString(), `a record that is not plain data (${entries})`);
+  const entries = readTreeRecordEntries(view.record);
+  if (typeof entries === 'string') return fail(path, 'node kind', signature.toString(), `a record that is not a tree container (${entries})`);
   const found = new Map(entries);
   const expectedKeys = signature.keys as readonly string[];
   const expectedSet = new Set<string>(expectedKeys);
@@ -185,8 +185,8 @@ function checkTensor(expected: TensorSignature, tensor: TensorLike, path: PathTr
 function readEntryPairs(entries: unknown, path: PathTracker): (readonly [string, unknown])[] {
   const wanted = 'an array of [name, tensor] pairs';
   if (!Array.isArray(entries)) return fail(path, 'tensorEntries()', wanted, describeValue(entries));
-  const items = readDenseArray(entries);
-  if (typeof items === 'string') return fail(path, 'tensorEntries()', wanted, `an array that is not plain data (${items})`);
+  const items = readTreeArray(entries);
+  if (typeof items === 'string') return fail(path, 'tensorEntries()', wanted, `an array that is not a tree container (${items})`);
   return items.map((item, i) => {
     if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string') {
       return fail(path, `tensorEntries()[${i}]`, 'a [name, tensor] pair with a string name', describeValue(item));
