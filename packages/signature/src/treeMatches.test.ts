@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { ExactValueCalls } from './ExactValueCalls.js';
@@ -374,6 +376,49 @@ describe('treeMatches: guarantees of the fast walk', () => {
     const tree = { list: new Proxy([fakeTensor({ shape: [1] })], {}) };
     expectAgreement(signature, new Proxy(tree, {}));
     expect(expectAgreement(signature, new Proxy({ list: new Proxy([], {}) }, {}))).toMatchObject({ accepted: false, error: { path: 'value.list', field: 'array length' } });
+  });
+});
+
+describe('treeMatches: one walk object for calls that are not nested', () => {
+  it('validates a tree from inside an exact value method during another validation, and both walks collect their own leaves', () => {
+    const innerSignature = ValueTreeSignature.fromValue({ x: [fakeTensor({ shape: [3] })] });
+    const innerLeaf = fakeTensor({ shape: [3] });
+    const innerLeaves: unknown[][] = [];
+    class NestingValue extends FakeExactValue {
+      override tensorEntries(): ReadonlyArray<readonly [string, TensorLike]> {
+        innerLeaves.push(innerSignature.validateLeaves({ x: [innerLeaf] }));
+        return super.tensorEntries();
+      }
+    }
+    const template = fakeValue();
+    const nesting = (): NestingValue => new NestingValue(template.typeName, template.schemaVersion, template.contextId, template.metadata, template.entries);
+    const signature = ValueTreeSignature.fromValue({ a: [fakeTensor({ shape: [1] }), nesting()], b: { c: fakeTensor({ shape: [2] }) } });
+    const first = fakeTensor({ shape: [1] });
+    const last = fakeTensor({ shape: [2] });
+    const leaves = signature.validateLeaves({ a: [first, nesting()], b: { c: last } });
+    expect(leaves).toEqual([first, ...template.entries.map(([, tensor]) => tensor), last]);
+    expect(innerLeaves.length).toBeGreaterThan(0);
+    for (const inner of innerLeaves) expect(inner).toEqual([innerLeaf]);
+    // And the shared walk is usable afterwards, for an accepted and a rejected candidate.
+    expect(treeMatches(innerSignature, { x: [innerLeaf] }, new ExactValueCalls())).toBe(true);
+    expect(treeMatches(innerSignature, { x: [] }, new ExactValueCalls())).toBe(false);
+    expect(treeMatches(innerSignature, { x: [innerLeaf] }, new ExactValueCalls())).toBe(true);
+  });
+
+  it('keeps no reference to a validated candidate once the walk ends', async () => {
+    const signature = ValueTreeSignature.fromValue({ a: [fakeTensor({ shape: [1] })], b: { c: fakeTensor({ shape: [1] }) } });
+    let candidate: unknown = { a: [fakeTensor({ shape: [1] })], b: { c: fakeTensor({ shape: [1] }) } };
+    const leaf = new WeakRef((candidate as { a: object[] }).a[0] as object);
+    signature.validate(candidate);
+    candidate = null;
+    // A collector to force, without a flag on the test process.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    for (let i = 0; i < 10 && leaf.deref() !== undefined; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      gc();
+    }
+    expect(leaf.deref()).toBeUndefined();
   });
 });
 

@@ -87,22 +87,36 @@ const { getPrototypeOf, hasOwn, isFrozen, keys: objectKeys } = Object;
 /**
  * The state of one walk: a stack of the children read from containers on the way down (written
  * at `top` and never shrunk, so that popping costs nothing), the exact-value calls, and where the
- * tensor leaves go (`null`: nowhere).
+ * tensor leaves go (`null`: nowhere). One walk object serves every call that is not nested in
+ * another (an exact value's methods may validate a tree themselves): its stack is emptied after
+ * each walk, so it keeps nothing of a candidate alive.
  */
 class Walk {
   readonly stack: unknown[] = [];
   top = 0;
-
-  constructor(
-    readonly calls: ExactValueCalls,
-    readonly leaves: unknown[] | null,
-  ) {}
+  /** Stack slots written so far by the current walk (cleared when it ends). */
+  high = 0;
+  calls: ExactValueCalls | null = null;
+  leaves: unknown[] | null = null;
 
   push(value: unknown): void {
     this.stack[this.top] = value;
     this.top += 1;
+    if (this.top > this.high) this.high = this.top;
+  }
+
+  /** Drops what the walk read, so the candidate can be collected. */
+  reset(): void {
+    this.stack.fill(undefined, 0, this.high);
+    this.top = 0;
+    this.high = 0;
+    this.calls = null;
+    this.leaves = null;
   }
 }
+
+/** The walk not in use, or `null` while one runs (a nested call then makes its own). */
+let idleWalk: Walk | null = new Walk();
 
 /**
  * Whether `value` matches `signature` (see the module comment): `true` only if
@@ -122,7 +136,16 @@ export function treeMatches(signature: ValueTreeSignature, value: unknown, calls
     plan = compile(signature);
     plans.set(signature, plan);
   }
-  return nodeMatches(plan, value, new Walk(calls, leaves));
+  const walk = idleWalk ?? new Walk();
+  idleWalk = null;
+  walk.calls = calls;
+  walk.leaves = leaves;
+  try {
+    return nodeMatches(plan, value, walk);
+  } finally {
+    walk.reset();
+    idleWalk = walk;
+  }
 }
 
 function compile(signature: ValueTreeSignature): Plan {
@@ -285,6 +308,7 @@ function recordMatches(plan: Plan, value: unknown, walk: Walk): boolean {
   const slots = plan.slots as ReadonlyMap<string, number>;
   const stack = walk.stack;
   walk.top = base + keys.length;
+  if (walk.top > walk.high) walk.high = walk.top;
   // Own keys are unique, so as many keys as expected, each an expected one, are exactly the expected
   // keys. An own property without a getter is a data property or a setter-only accessor, which
   // reads as `undefined` and so fails as a child (readTreeRecordEntries refuses it).
@@ -322,8 +346,9 @@ function valueMatches(expected: ValueSignature, value: unknown, walk: Walk): boo
   }
   if (getExactValueType(expected.typeName) === undefined) return false;
   const resident = value as TensorResident;
-  if (!metadataMatches(expected.metadata, walk.calls.metadata(resident))) return false;
-  const entries = walk.calls.entries(resident);
+  const calls = walk.calls as ExactValueCalls;
+  if (!metadataMatches(expected.metadata, calls.metadata(resident))) return false;
+  const entries = calls.entries(resident);
   const tensors = expected.tensors;
   const count = tensors.length;
   if (!Array.isArray(entries) || entries.length !== count) return false;
