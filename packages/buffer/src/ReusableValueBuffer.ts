@@ -35,6 +35,9 @@ const SPARE_EVENTS = 8;
  * this amortizes them to about one of each per this many copies (while the GPU keeps up). @internal
  */
 export const PRUNE_AT = 8;
+/** `validateLeaves` options for the default root label (one object, not one per copy). */
+const SOURCE_PATH = Object.freeze({ path: 'source' });
+
 const LIKE = 'ReusableValueBuffer.like';
 const LIKE_KEYS = new Set(['device', 'pinMemory']);
 
@@ -263,7 +266,8 @@ export class ReusableValueBuffer<T = unknown> {
     const { stream, nonBlocking, waitFor, path } = parseCopyOptions(options, device, where);
     // One walk validates the whole source and collects the leaves it checked (nothing is read
     // again, so no getter or exact-value method can swap a leaf between check and copy).
-    const sources = checkSourceTensors(this.#signature.validateLeaves(source, { path }), this.#leafPaths, path, where);
+    const pathOptions = path === SOURCE_PATH.path ? SOURCE_PATH : { path };
+    const sources = checkSourceTensors(this.#signature.validateLeaves(source, pathOptions), this.#leafPaths, path, where);
 
     if (device === 'cpu') {
       this.#batch.copyFrom(sources);
