@@ -127,6 +127,9 @@ static int probe_main() {
     std::printf("%-12s memcpyAsync 1KiB H2D pin burst1 %6.2f  burst16 %6.2f us\n", name,
                 host_us([&] { cudaMemcpyAsync(dev1k, pinned, 1024, cudaMemcpyHostToDevice, s); }, 1, s),
                 host_us([&] { cudaMemcpyAsync(dev1k, pinned, 1024, cudaMemcpyHostToDevice, s); }, 16, s));
+    // cudaMemcpyDefault makes the runtime classify both pointers (unified addressing) per call.
+    std::printf("%-12s memcpyAsync 1KiB Default pin burst16 %6.2f us\n", name,
+                host_us([&] { cudaMemcpyAsync(dev1k, pinned, 1024, cudaMemcpyDefault, s); }, 16, s));
     std::printf("%-12s memcpyAsync 1KiB D2D     burst16 %6.2f us\n", name,
                 host_us([&] { cudaMemcpyAsync(dev1k, a, 1024, cudaMemcpyDeviceToDevice, s); }, 16, s));
     std::printf("%-12s cudaPeekAtLastError      burst20 %6.3f us\n", name, host_us([&] { (void)cudaPeekAtLastError(); }, 20, s));
