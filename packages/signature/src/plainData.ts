@@ -47,17 +47,24 @@ export function readPlainObjectEntries(object: object): [string, unknown][] | st
  */
 export function readDenseArray(array: readonly unknown[]): unknown[] | string {
   const length = array.length;
-  const items = new Array<unknown>(length);
-  for (let i = 0; i < length; i += 1) {
-    const descriptor = Object.getOwnPropertyDescriptor(array, i);
-    if (descriptor === undefined) return `element [${i}] is a hole`;
-    if (!('value' in descriptor)) return `element [${i}] is an accessor (getter/setter)`;
-    items[i] = descriptor.value;
-  }
+  const items = readDataElements(array);
+  if (typeof items === 'string') return items;
   const ownKeys = Reflect.ownKeys(array);
   if (ownKeys.length !== length + 1) {
     const extra = ownKeys.find((key) => typeof key === 'symbol' || (key !== 'length' && !isIndexBelow(key, length)));
     return `extra property ${typeof extra === 'symbol' ? extra.toString() : quote(String(extra))} besides the elements`;
+  }
+  return items;
+}
+
+/** The elements of an array through their descriptors, or the first hole or accessor element. */
+function readDataElements(array: readonly unknown[]): unknown[] | string {
+  const items = new Array<unknown>(array.length);
+  for (let i = 0; i < array.length; i += 1) {
+    const descriptor = Object.getOwnPropertyDescriptor(array, i);
+    if (descriptor === undefined) return `element [${i}] is a hole`;
+    if (!('value' in descriptor)) return `element [${i}] is an accessor (getter/setter)`;
+    items[i] = descriptor.value;
   }
   return items;
 }
@@ -79,15 +86,9 @@ export function isIndexBelow(key: string, length: number): boolean {
  * @returns The elements, or a short problem (`element [3] is a hole`).
  */
 export function readTreeArray(array: readonly unknown[]): unknown[] | string {
-  const length = array.length;
-  const items = new Array<unknown>(length);
-  for (let i = 0; i < length; i += 1) {
-    const descriptor = Object.getOwnPropertyDescriptor(array, i);
-    if (descriptor === undefined) return `element [${i}] is a hole`;
-    if (!('value' in descriptor)) return `element [${i}] is an accessor (getter/setter)`;
-    items[i] = descriptor.value;
-  }
-  const extra = Object.keys(array).find((key) => !isIndexBelow(key, length));
+  const items = readDataElements(array);
+  if (typeof items === 'string') return items;
+  const extra = Object.keys(array).find((key) => !isIndexBelow(key, array.length));
   if (extra !== undefined) return `extra enumerable property ${quote(extra)} besides the elements`;
   return items;
 }
