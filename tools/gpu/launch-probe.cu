@@ -4,7 +4,7 @@
 // default stream and on a created non-blocking stream, and what the addon's own add_mod wrapper
 // and caching allocator add. Build here (nvcc), run there:
 //   nvcc -O2 -std=c++17 -arch=sm_90 -I packages/cuda-native/csrc tools/gpu/launch-probe.cu \
-//     packages/cuda-native/csrc/cuda/{modarith.cu,caching_allocator.cpp,cuda_check.cpp,device_context.cpp,dependent_launch.cpp} \
+//     packages/cuda-native/csrc/cuda/{modarith.cu,caching_allocator.cpp,cuda_check.cpp,device_context.cpp} \
 //     -o launch-probe
 #include <cuda_runtime.h>
 

@@ -14,7 +14,6 @@
 #include "common/basis_conversion_core.h"
 #include "cuda/launch_check.h"
 #include "cuda/sub_scale.h"
-#include "cuda/dependent_launch.h"
 
 namespace fhelium::cuda {
 namespace {
@@ -54,8 +53,6 @@ __global__ void __launch_bounds__(kThreads) convert_kernel(ConvLaunch p) {
   const ConvJob& job = p.job[blockIdx.z];
   const uint32_t group = blockIdx.y % p.max_groups;
   if (group >= job.dst_groups) return;
-  wait_for_prior_grids();
-  allow_dependents();
   const uint32_t b = blockIdx.y / p.max_groups;
   const uint32_t k = blockIdx.x * kThreads + threadIdx.x;
   const uint32_t s = job.t.num_src;
@@ -109,8 +106,6 @@ __global__ void __launch_bounds__(kThreads) convert_kernel_wide(ConvLaunch p) {
   const ConvJob& job = p.job[blockIdx.z];
   const uint32_t group = blockIdx.y % p.max_groups;
   if (group >= job.dst_groups) return;
-  wait_for_prior_grids();
-  allow_dependents();
   const uint32_t b = blockIdx.y / p.max_groups;
   const uint32_t k = blockIdx.x * kThreads + threadIdx.x;
   const uint32_t s = job.t.num_src;
@@ -169,17 +164,16 @@ void launch(std::size_t in_stride, std::size_t out_stride, uint32_t log_n, const
   require_argument(blocks_y <= 65535, where, "batch * ceil(num_dst / 8) <= 65535",
                    std::to_string(blocks_y));
   const dim3 grid((1u << log_n) / kThreads, static_cast<uint32_t>(blocks_y), count);
-  const dim3 block(kThreads);
   if (max_src <= 4) {
-    launch_dependent(convert_kernel<4>, grid, block, stream, p);
+    convert_kernel<4><<<grid, kThreads, 0, stream>>>(p);
   } else if (max_src <= 8) {
-    launch_dependent(convert_kernel<8>, grid, block, stream, p);
+    convert_kernel<8><<<grid, kThreads, 0, stream>>>(p);
   } else if (max_src <= 16) {
-    launch_dependent(convert_kernel<16>, grid, block, stream, p);
+    convert_kernel<16><<<grid, kThreads, 0, stream>>>(p);
   } else if (max_src <= 32) {
-    launch_dependent(convert_kernel<32>, grid, block, stream, p);
+    convert_kernel<32><<<grid, kThreads, 0, stream>>>(p);
   } else {
-    launch_dependent(convert_kernel_wide, grid, block, stream, p);
+    convert_kernel_wide<<<grid, kThreads, 0, stream>>>(p);
   }
   check_launch(where);
 }

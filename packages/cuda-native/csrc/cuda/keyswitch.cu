@@ -10,7 +10,6 @@
 #include "common/galois_index.h"
 #include "common/keyswitch_checks.h"
 #include "cuda/launch_check.h"
-#include "cuda/dependent_launch.h"
 
 namespace fhelium::cuda {
 namespace {
@@ -35,8 +34,6 @@ __global__ void __launch_bounds__(kThreads)
                      const uint64_t* __restrict__ keys, const Modulus* __restrict__ moduli,
                      uint32_t num_primes, uint32_t log_n, uint64_t galois_elt, bool accumulate,
                      uint64_t* __restrict__ out, LimbMap map) {
-  wait_for_prior_grids();
-  allow_dependents();
   const uint32_t k = blockIdx.x * kThreads + threadIdx.x;
   const uint32_t l = blockIdx.y;
   const uint32_t p = map.prime[l];
@@ -98,7 +95,7 @@ void keyswitch_inner_product(const uint64_t* digits, std::size_t num_digits, std
   const LimbMap map = check_keyswitch(where, digits, num_digits, limbs, keys, limb_to_prime,
                                       moduli, num_primes, log_n, galois_elt, out);
   const dim3 grid((1u << log_n) / kThreads, static_cast<uint32_t>(limbs));
-  launch_dependent(keyswitch_kernel, grid, dim3(kThreads), stream,
+  keyswitch_kernel<<<grid, kThreads, 0, stream>>>(
       digits, static_cast<uint32_t>(num_digits), static_cast<uint32_t>(limbs), keys, moduli,
       static_cast<uint32_t>(num_primes), log_n, galois_elt, accumulate, out, map);
   check_launch(where);

@@ -10,7 +10,6 @@
 #include "common/acc128.h"
 #include "common/galois_index.h"
 #include "cuda/launch_check.h"
-#include "cuda/dependent_launch.h"
 
 namespace fhelium::cuda {
 namespace {
@@ -29,8 +28,6 @@ __global__ void __launch_bounds__(kThreads)
                           uint32_t log_n, uint64_t galois_elt, bool accumulate) {
   const int64_t k = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
   if (k >= n) return;  // no block-wide synchronization below
-  wait_for_prior_grids();
-  allow_dependents();
   const int64_t s = galois_elt == 1 ? k : automorphism_ntt_source(static_cast<uint32_t>(k), log_n, galois_elt);
   const int64_t batch_stride = limbs * n;
   for (int64_t l = blockIdx.y; l < limbs; l += gridDim.y) {
@@ -105,7 +102,7 @@ void mul_accumulate_mod(DeviceStream ds, uint64_t* out, const MulAccumulateTerms
   // y and z are grid-strided in the kernel, so any limb count and batch fit.
   const dim3 grid(static_cast<unsigned>(blocks_x), static_cast<unsigned>(limbs < kMaxGrid ? limbs : kMaxGrid),
                   static_cast<unsigned>(groups < kMaxGrid ? groups : kMaxGrid));
-  launch_dependent(mul_accumulate_kernel, grid, dim3(kThreads), static_cast<cudaStream_t>(ds.stream),
+  mul_accumulate_kernel<<<grid, kThreads, 0, static_cast<cudaStream_t>(ds.stream)>>>(
       out, terms, static_cast<uint32_t>(count), moduli, batch, limbs, n, mul_accumulate_log_n(n), galois_elt,
       accumulate);
   check_launch(where);

@@ -20,7 +20,6 @@
 #include "common/ntt_butterfly.h"
 #include "common/ntt_checks.h"
 #include "cuda/ntt_tile.h"
-#include "cuda/dependent_launch.h"
 #include "cuda/launch_check.h"
 
 namespace fhelium::cuda {
@@ -99,20 +98,17 @@ __global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3))) n
   uint64_t* dst = p.dst + b * p.dst_batch_stride + static_cast<std::size_t>(limb) * c.n;
   const TileGeom g{col, kCols, blockIdx.x * kCols + col, p.log_n - S};
 
-  // The twiddles (an immutable table) are staged before waiting for the kernel before this one
-  // (dependent launch), so their latency overlaps its end; group 0's loads then overlap theirs.
-  copy_async<16>(sh_tw, reinterpret_cast<const ulonglong2*>(c.tw), column_twiddles(S), tid, kThreadsHere, SameIndex{},
-                 SameIndex{});
-  wait_for_prior_grids();
-  allow_dependents();
   uint64_t x[8];
   {
+    // Group 0's loads go out before the twiddle staging, so both latencies overlap.
     uint32_t lo;
     int q_lo, q_hi;
     group_bits<kFwd, S>(0, lo, q_lo, q_hi);
 #pragma unroll
     for (int v = 0; v < 8; ++v) x[v] = src[glob(g, slot_k(t, v, lo))];
   }
+  copy_async<16>(sh_tw, reinterpret_cast<const ulonglong2*>(c.tw), column_twiddles(S), tid, kThreadsHere, SameIndex{},
+                 SameIndex{});
   __pipeline_wait_prior(0);
   __syncthreads();
   c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
@@ -167,6 +163,16 @@ __global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles <
   const TileGeom g{tile << S, 1u, static_cast<uint32_t>(block_off) + (tile << S), 0u};
 
   uint64_t x[8];
+  if (kFwd && kStageTw) {
+    // Group 0 reads global memory directly; its loads go out before the twiddle staging.
+    uint32_t lo;
+    int q_lo, q_hi;
+    group_bits<kFwd, S>(0, lo, q_lo, q_hi);
+#pragma unroll
+    for (int v = 0; v < 8; ++v) x[v] = src[glob(g, slot_k(t, v, lo))];
+  } else if (!kFwd) {
+    copy_async<8>(sh, src + block_off, kWords, tid, kThreadsHere, Swizzled{}, SameIndex{});
+  }
   if (kStageTw) {
     c.tw_origin = static_cast<uint32_t>(block_off);
     // Staged entry e lies in bit gb's segment [W - (W >> gb), W - (W >> (gb + 1))), so
@@ -178,20 +184,6 @@ __global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles <
                      return (origin_entry >> (gb + 1)) + (e - chunk_twiddle_offset(kWords, gb));
                    });
     c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
-  }
-  // The twiddles (an immutable table) are staged before waiting for the kernel before this one
-  // (dependent launch), so their latency overlaps its end; the data loads follow the wait.
-  wait_for_prior_grids();
-  allow_dependents();
-  if (kFwd && kStageTw) {
-    // Group 0 reads global memory directly.
-    uint32_t lo;
-    int q_lo, q_hi;
-    group_bits<kFwd, S>(0, lo, q_lo, q_hi);
-#pragma unroll
-    for (int v = 0; v < 8; ++v) x[v] = src[glob(g, slot_k(t, v, lo))];
-  } else if (!kFwd) {
-    copy_async<8>(sh, src + block_off, kWords, tid, kThreadsHere, Swizzled{}, SameIndex{});
   }
   if (kStageTw || !kFwd) {
     __pipeline_wait_prior(0);
@@ -232,16 +224,17 @@ void launch_columns(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
   constexpr uint32_t kNarrow = narrow_columns_per_block(S);
   const uint32_t columns = 1u << (p.log_n - S);
   if (polys * (columns / kCols) < kNarrowBelowBlocks) {
-    launch_dependent(ntt_columns_kernel<kFwd, S, kNarrow>, dim3(columns / kNarrow, polys), dim3(kNarrow << (S - 3)), stream, p);
+    ntt_columns_kernel<kFwd, S, kNarrow><<<dim3(columns / kNarrow, polys), kNarrow << (S - 3), 0, stream>>>(p);
   } else {
-    launch_dependent(ntt_columns_kernel<kFwd, S, kCols>, dim3(columns / kCols, polys), dim3(kCols << (S - 3)), stream, p);
+    ntt_columns_kernel<kFwd, S, kCols><<<dim3(columns / kCols, polys), kCols << (S - 3), 0, stream>>>(p);
   }
 }
 
 template <bool kFwd, int S, int kTiles, bool kStageTw>
 void launch_chunks(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
   const uint32_t chunks = 1u << (p.log_n - S);
-  launch_dependent(ntt_chunks_kernel<kFwd, S, kTiles, kStageTw>, dim3(chunks / kTiles, polys), dim3(kTiles << (S - 3)), stream, p);
+  ntt_chunks_kernel<kFwd, S, kTiles, kStageTw>
+      <<<dim3(chunks / kTiles, polys), kTiles << (S - 3), 0, stream>>>(p);
 }
 
 // The two-phase chunk launch: full-width blocks, or narrow ones when few polynomials leave SMs idle.

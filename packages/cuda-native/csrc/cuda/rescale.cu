@@ -6,7 +6,6 @@
 #include "common/rescale_core.h"
 #include "cuda/launch_check.h"
 #include "cuda/sub_scale.h"
-#include "cuda/dependent_launch.h"
 
 namespace fhelium::cuda {
 namespace {
@@ -19,8 +18,6 @@ __global__ void __launch_bounds__(kThreads)
     rescale_prepare_kernel(const uint64_t* __restrict__ last, std::size_t last_stride,
                            uint64_t* __restrict__ out, std::size_t out_stride, uint32_t log_n,
                            RescaleView t) {
-  wait_for_prior_grids();
-  allow_dependents();
   const uint32_t k = blockIdx.x * kThreads + threadIdx.x;
   const uint32_t b = blockIdx.y;
   const uint64_t shifted = rescale_shifted(last[b * last_stride + k], t);
@@ -39,8 +36,8 @@ void rescale_prepare(const uint64_t* last, std::size_t last_batch_stride, uint64
   check_rescale_prepare(where, last, last_batch_stride, out, out_batch_stride, batch, log_n, t);
   require_grid_y(where, batch);
   const dim3 grid((1u << log_n) / kThreads, static_cast<uint32_t>(batch));
-  launch_dependent(rescale_prepare_kernel, grid, dim3(kThreads), stream, last, last_batch_stride, out, out_batch_stride,
-                   log_n, t);
+  rescale_prepare_kernel<<<grid, kThreads, 0, stream>>>(last, last_batch_stride, out,
+                                                        out_batch_stride, log_n, t);
   check_launch(where);
 }
 
