@@ -43,13 +43,6 @@ HostBlock* pinned_alloc(size_t nbytes, void** ptr) {
 
 void pinned_free(HostBlock* block) { PinnedHostCache::get().free(block); }
 
-// The direction of a copy between host memory and a device, given its destination. An explicit
-// kind spares the runtime classifying both pointers by unified addressing, which
-// cudaMemcpyDefault does on every call.
-namespace {
-cudaMemcpyKind host_copy_kind(const MemRef& dst) { return dst.device < 0 ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice; }
-}  // namespace
-
 void copy_bytes(const MemRef& dst, const MemRef& src, size_t n, bool non_blocking, StreamHandle* stream) {
   const int device = dst.device >= 0 ? dst.device : src.device;
   FHELIUM_CHECK(device >= 0, Internal, "copy_bytes: neither side is on a CUDA device");
@@ -71,14 +64,14 @@ void copy_bytes(const MemRef& dst, const MemRef& src, size_t n, bool non_blockin
       // where the device reads pageable memory directly), so the host waits for the copy itself.
       // The host caching allocator (cpu/host_memory.h) relies on this: a freed pageable block is
       // handed out again at once, so no copy may still read or write it.
-      FHELIUM_CUDA_CHECK(cudaMemcpyAsync(dst.ptr, src.ptr, n, host_copy_kind(dst), s->stream));
+      FHELIUM_CUDA_CHECK(cudaMemcpyAsync(dst.ptr, src.ptr, n, cudaMemcpyDefault, s->stream));
       FHELIUM_CUDA_CHECK(cudaStreamSynchronize(s->stream));
       return;
     }
     if (!non_blocking) {
       check_no_capture("a blocking copy (nonBlocking: false) between pinned host memory and a CUDA device");
     }
-    FHELIUM_CUDA_CHECK(cudaMemcpyAsync(dst.ptr, src.ptr, n, host_copy_kind(dst), s->stream));
+    FHELIUM_CUDA_CHECK(cudaMemcpyAsync(dst.ptr, src.ptr, n, cudaMemcpyDefault, s->stream));
     if (!non_blocking) {
       FHELIUM_CUDA_CHECK(cudaStreamSynchronize(s->stream));
     } else if (!stream_is_capturing(s->stream)) {
@@ -186,8 +179,7 @@ void copy_batch(const CopyRequest* pairs, size_t count, bool non_blocking, Strea
     copy_tensors(DeviceStream{device, s->stream}, plan.gather.data(), plan.gather.size());
     for (const CopyRequest* r : plan.fast) {
       if (!gather || r->bytes > kCopyTensorsMaxPairBytes) {
-        const cudaMemcpyKind kind = r->src.pinned != nullptr ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice;
-        FHELIUM_CUDA_CHECK(cudaMemcpyAsync(r->dst.ptr, r->src.ptr, r->bytes, kind, s->stream));
+        FHELIUM_CUDA_CHECK(cudaMemcpyAsync(r->dst.ptr, r->src.ptr, r->bytes, cudaMemcpyDefault, s->stream));
       }
     }
     // Copies enqueued during a capture run at replay time: their sources must outlive the graph,
