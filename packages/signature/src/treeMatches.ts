@@ -29,10 +29,10 @@ import { isIndexBelow } from './plainData.js';
  *   them: through `Object.keys` (non-enumerable and symbol-keyed properties are not part of a
  *   tree), without running a getter (an accessor is a mismatch), and completely (holes, accessors,
  *   extra enumerable keys) before any child is visited, so user code run by a child (a tensor's
- *   getters, an exact value's methods) cannot change what the walk reads of its parent. Frozen containers that once passed these checks are
- *   remembered: a frozen object's keys, values and attributes can never change again (proxies
- *   included: their invariants force them to report a frozen target's properties faithfully), so
- *   their elements are then read directly.
+ *   getters, an exact value's methods) cannot change what the walk reads of its parent. Frozen
+ *   containers that once passed these checks are remembered: a frozen object's keys, values and
+ *   attributes can never change again (proxies included: their invariants force them to report a
+ *   frozen target's properties faithfully), so their elements are then read directly.
  * - Tensor and exact-value leaves are read with ordinary property reads, as `isTensorLike` and
  *   `isTensorResident` read them (the native Tensor exposes its fields through getters); a reading
  *   that throws makes the walk answer `false`. A field equal (`===`) to the valid expected field
@@ -77,9 +77,9 @@ const TENSOR_PROBE = 'storageKey';
 const MEMBER_PROBE = 'tensorEntries';
 
 const plans = new WeakMap<ValueTreeSignature, Plan>();
-/** Frozen arrays that passed the dense-plain-data check (see the module comment). */
+/** Frozen arrays that passed the tree-container check (see the module comment). */
 const frozenDenseArrays = new WeakSet<object>();
-/** Frozen records that passed the plain-data check, with the plan whose keys they matched. */
+/** Frozen records that passed the tree-container check, with the plan whose keys they matched. */
 const frozenRecords = new WeakMap<object, Plan>();
 
 const { getPrototypeOf, hasOwn, isFrozen, keys: objectKeys } = Object;
@@ -239,7 +239,8 @@ function readDense(array: readonly unknown[], length: number, walk: Walk): boole
     return true;
   }
   const keys = objectKeys(array);
-  if ((keys.length !== length || (length !== 0 && keys[length - 1] !== String(length - 1))) && !denseWithHiddenElements(array, length, keys)) return false;
+  const exactlyTheIndices = keys.length === length && (length === 0 || keys[length - 1] === String(length - 1));
+  if (!exactlyTheIndices && !denseWithHiddenElements(array, length, keys)) return false;
   for (let i = 0; i < length; i += 1) {
     if (lookupGetter.call(array, i) !== undefined) return false;
     walk.push(array[i]);
