@@ -11,6 +11,9 @@
 // and the launches cost) beside the time per call once the device has finished.
 // `steps` times each kernel of the key-switching pipeline (and the small ops) alone: REPS launches
 // back to back between two CUDA events, so the figure is max(launch cost, kernel time) per call.
+// `graphSteps` times the same steps, and those of multiply + relinearize + rescale, inside a CUDA
+// graph: each step captured GRAPH_REPEAT (20) times in one graph, replayed REPS times, so the
+// figure is what the step costs as a node of a replayed graph (no host launch cost).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -66,7 +69,7 @@ const ops = {
   },
   matrixVector256: () => [matrixVector(vec, { engine, diagonals, rotationKeys: keys.rotationKeys })],
 };
-if (op === 'steps') {
+if (op === 'steps' || op === 'graphSteps') {
   const t = engine._tables;
   const level = engine.maxLevel;
   const lt = t.levels[level];
@@ -108,7 +111,48 @@ if (op === 'steps') {
     'mulMod [l+1,N]': () => mulMod(c1, c1, moduli),
     'addMod [2,l+1,N]': () => addMod(a.data, b.data, moduli),
   };
-  console.log(`steps at ${preset}, level ${level}: digits ${digits.shape.join('x')}, key ${keys.relinearizationKey.data.shape.join('x')}`);
+  console.log(`${op} at ${preset}, level ${level}: digits ${digits.shape.join('x')}, key ${keys.relinearizationKey.data.shape.join('x')}`);
+  if (op === 'graphSteps') {
+    const product = engine.multiply(a, b);
+    const rt = lt.rescale;
+    const lastCoeff = nttInverse(a.data.narrow(1, level, 1), t.ntt, { limbToPrime: lt.lastMap });
+    const prepared = native.rescalePrepare(lastCoeff, rt);
+    const mrr = () => {
+      const m = engine.multiplyRelinearize(a, b, keys.relinearizationKey);
+      engine.rescale(m).dispose();
+      m.dispose();
+      return null;
+    };
+    Object.assign(steps, {
+      'tensorProductMod': () => native.tensorProductMod(a.data, b.data, moduli),
+      'relinearize add (addMod [2,l+1,N])': () => addMod(a.data, b.data, moduli),
+      'rescale nttInverse last [2,1,N]': () => nttInverse(a.data.narrow(1, level, 1), t.ntt, { limbToPrime: lt.lastMap }),
+      'rescalePrepare': () => native.rescalePrepare(lastCoeff, rt),
+      'rescale nttForward [2,l,N]': () => { nttForward(prepared, t.ntt, { limbToPrime: t.levels[level - 1].qMap, out: prepared }); return null; },
+      'engine.multiply': () => engine.multiply(a, b),
+      'engine.relinearize': () => engine.relinearize(product, keys.relinearizationKey),
+      'engine.rescale': () => engine.rescale(a),
+      'mul+relin+rescale': mrr,
+    });
+    const GRAPH_REPEAT = 20;
+    for (const [name, f] of Object.entries(steps)) {
+      const graph = new native.CudaGraph();
+      graph.capture(() => {
+        for (let i = 0; i < GRAPH_REPEAT; i += 1) f()?.dispose();
+      });
+      for (let i = 0; i < 3; i += 1) graph.replay(stream);
+      const e0 = new Event();
+      const e1 = new Event();
+      e0.record(stream);
+      for (let i = 0; i < reps; i += 1) graph.replay(stream);
+      e1.record(stream);
+      e1.synchronize();
+      const ms = e0.elapsedMs(e1);
+      console.log(`  ${name.padEnd(40)} ${((ms * 1000) / (reps * GRAPH_REPEAT)).toFixed(2)} µs per step in a graph`);
+      graph.dispose();
+    }
+    process.exit(0);
+  }
   for (const [name, f] of Object.entries(steps)) {
     for (let i = 0; i < 5; i += 1) { const o = f(); if (o) o.dispose(); }
     const e0 = onCpu ? null : new Event();
