@@ -127,9 +127,16 @@ __global__ void __launch_bounds__(1u << (kLogN - 6)) ntt_cluster_kernel(NttLaunc
   for (int v = 0; v < 8; ++v) dst[glob(gc, static_cast<uint32_t>(v))] = x[v];
 }
 
+// Shared memory a block asks for when the launch has fewer blocks than the device has SMs: more
+// than half of an SM's 228 KiB, so that no two blocks share an SM. Left alone, the cluster
+// scheduler packs the blocks of a small launch onto few SMs (4 blocks of 2^14 fit in one), and a
+// 2-limb transform ran slower than the two-phase one.
+constexpr std::size_t kSpreadShared = 116 * 1024;
+
 template <bool kFwd, int kLogN>
-void launch(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
-  constexpr std::size_t kShared = cluster_shared_bytes<kLogN>();
+void launch(const NttLaunch& p, uint32_t polys, uint32_t sms, cudaStream_t stream) {
+  constexpr std::size_t kNeeded = cluster_shared_bytes<kLogN>();
+  constexpr std::size_t kShared = kNeeded > kSpreadShared ? kNeeded : kSpreadShared;
   // Above 48 KiB a kernel must opt in to dynamic shared memory; the attribute is per function and
   // process-wide, so it is set once (a failure surfaces as the launch's error).
   // Relaxed capture mode: the first call may come while this thread captures a graph.
@@ -144,7 +151,7 @@ void launch(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(kRanks, polys);
   config.blockDim = dim3(1u << (kLogN - 6));
-  config.dynamicSmemBytes = kShared;
+  config.dynamicSmemBytes = polys * kRanks < sms ? kShared : kNeeded;
   config.stream = stream;
   cudaLaunchAttribute attribute{};
   attribute.id = cudaLaunchAttributeClusterDimension;
@@ -157,35 +164,47 @@ void launch(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
 }
 
 template <bool kFwd>
-void dispatch(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
+void dispatch(const NttLaunch& p, uint32_t polys, uint32_t sms, cudaStream_t stream) {
   switch (p.log_n) {
-    case 13: launch<kFwd, 13>(p, polys, stream); break;
-    case 14: launch<kFwd, 14>(p, polys, stream); break;
-    case 15: launch<kFwd, 15>(p, polys, stream); break;
-    default: launch<kFwd, 16>(p, polys, stream); break;
+    case 13: launch<kFwd, 13>(p, polys, sms, stream); break;
+    case 14: launch<kFwd, 14>(p, polys, sms, stream); break;
+    default: launch<kFwd, 15>(p, polys, sms, stream); break;
   }
+}
+
+struct DeviceFacts {
+  int major = 0;  // 0: not queried yet; -1: unknown
+  uint32_t sms = 0;
+};
+
+DeviceFacts facts_of_current_device() {
+  static std::mutex mutex;
+  static std::array<DeviceFacts, 64> facts{};
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= static_cast<int>(facts.size())) return DeviceFacts{-1, 0};
+  std::lock_guard<std::mutex> lock(mutex);
+  DeviceFacts& f = facts[device];
+  if (f.major == 0) {
+    int major = 0, sms = 0;
+    const bool ok = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+                    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess;
+    f.major = ok ? major : -1;
+    f.sms = ok ? static_cast<uint32_t>(sms) : 0;
+  }
+  return f;
 }
 
 }  // namespace
 
 bool ntt_cluster_available(uint32_t log_n) {
   if (log_n < kClusterMinLogN || log_n > kClusterMaxLogN) return false;
-  // Compute capability per device, queried once (clusters need 9.0).
-  static std::mutex mutex;
-  static std::array<int, 64> major{};  // 0: not queried yet; -1: unknown
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= static_cast<int>(major.size())) return false;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (major[device] == 0) {
-    int value = 0;
-    major[device] = cudaDeviceGetAttribute(&value, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess ? value : -1;
-  }
-  return major[device] >= 9;
+  return facts_of_current_device().major >= 9;
 }
 
 void ntt_cluster(bool forward, const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
-  if (forward) dispatch<true>(p, polys, stream);
-  else dispatch<false>(p, polys, stream);
+  const uint32_t sms = facts_of_current_device().sms;
+  if (forward) dispatch<true>(p, polys, sms, stream);
+  else dispatch<false>(p, polys, sms, stream);
 }
 
 }  // namespace fhelium::cuda::ntt_detail

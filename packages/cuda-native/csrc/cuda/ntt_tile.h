@@ -200,7 +200,7 @@ FHELIUM_CONSTEXPR_HD uint32_t narrow_chunk_tiles_per_block(uint32_t s) {
 // where the owner of column k reads its slot r.
 constexpr uint32_t kClusterRanks = 8;
 constexpr uint32_t kClusterMinLogN = 13;
-constexpr uint32_t kClusterMaxLogN = 16;
+constexpr uint32_t kClusterMaxLogN = 15;
 FHELIUM_HD uint32_t cluster_column(uint32_t rank, uint32_t t, uint32_t log_t) { return (rank << log_t) | t; }
 FHELIUM_HD uint32_t cluster_inverse_rank(uint32_t k, uint32_t log_t) { return k >> log_t; }
 FHELIUM_HD uint32_t cluster_inverse_word(uint32_t rank, uint32_t k, uint32_t log_t) {

@@ -237,8 +237,7 @@ void emulate_cluster_dispatch(uint32_t log_n, const uint64_t* src, uint64_t* dst
   switch (log_n) {
     case 13: emulate_cluster<kFwd, 13>(src, dst, c); break;
     case 14: emulate_cluster<kFwd, 14>(src, dst, c); break;
-    case 15: emulate_cluster<kFwd, 15>(src, dst, c); break;
-    default: emulate_cluster<kFwd, 16>(src, dst, c); break;
+    default: emulate_cluster<kFwd, 15>(src, dst, c); break;
   }
 }
 
