@@ -16,6 +16,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <type_traits>
 
 #include "common/ntt_butterfly.h"
@@ -171,8 +172,37 @@ __global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles <
   }
 }
 
+// EXPERIMENT (FHELIUM_NTT_CARVEOUT): does the shared-memory carveout switch between kernels cost
+// eager launches their time? "max": every NTT kernel prefers the largest shared carveout;
+// "device": cudaDeviceSetCacheConfig(PreferShared) once; unset: the driver's choice.
+int carveout_mode() {
+  static const int mode = [] {
+    const char* v = std::getenv("FHELIUM_NTT_CARVEOUT");
+    if (v == nullptr) return 0;
+    if (std::strcmp(v, "max") == 0) return 1;
+    if (std::strcmp(v, "device") == 0) return 2;
+    return 0;
+  }();
+  return mode;
+}
+
+template <typename Kernel>
+void apply_carveout(Kernel kernel) {
+  const int mode = carveout_mode();
+  if (mode == 1) cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
+  if (mode == 2) {
+    static std::once_flag once;
+    std::call_once(once, [] { cudaDeviceSetCacheConfig(cudaFuncCachePreferShared); });
+  }
+}
+
 template <bool kFwd, int S>
 void launch_columns(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    apply_carveout(ntt_columns_kernel<kFwd, S, narrow_columns_per_block(S)>);
+    apply_carveout(ntt_columns_kernel<kFwd, S, columns_per_block(S)>);
+  });
   constexpr uint32_t kCols = columns_per_block(S);
   constexpr uint32_t kNarrow = narrow_columns_per_block(S);
   const uint32_t columns = 1u << (p.log_n - S);
@@ -185,6 +215,8 @@ void launch_columns(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
 
 template <bool kFwd, int S, int kTiles, bool kStageTw>
 void launch_chunks(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
+  static std::once_flag once;
+  std::call_once(once, [] { apply_carveout(ntt_chunks_kernel<kFwd, S, kTiles, kStageTw>); });
   const uint32_t chunks = 1u << (p.log_n - S);
   ntt_chunks_kernel<kFwd, S, kTiles, kStageTw>
       <<<dim3(chunks / kTiles, polys), kTiles << (S - 3), 0, stream>>>(p);
