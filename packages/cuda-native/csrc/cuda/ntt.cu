@@ -1,5 +1,4 @@
-// Two-phase shared-memory negacyclic NTT (one kernel when log N <= 12; for 13 <= log N <= 16 on
-// sm_90+ the one-kernel cluster transform of cuda/ntt_cluster.cu serves instead).
+// Two-phase shared-memory negacyclic NTT (one kernel when log N <= 12).
 //
 // With N = 2^log_n = 2^(S1 + S2): the forward transform's first S1 stages only mix elements whose
 // indices agree modulo 2^S2 (a "column" of 2^S1 elements at stride 2^S2), and its last S2 stages
@@ -12,24 +11,66 @@
 // for every stage of both directions.
 #include "cuda/ntt.h"
 
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
-#include <cstdlib>
-#include <cstring>
-#include <mutex>
 #include <type_traits>
 
+#include "common/limb_map.h"
 #include "common/ntt_butterfly.h"
 #include "common/ntt_checks.h"
-#include "cuda/ntt_cluster.h"
-#include "cuda/ntt_launch.cuh"
+#include "cuda/ntt_tile.h"
 #include "cuda/launch_check.h"
 
 namespace fhelium::cuda {
 namespace {
 
 using namespace fhelium::ntt_tile;
-using namespace ntt_detail;
+
+struct NttLaunch {
+  const uint64_t* src;
+  uint64_t* dst;
+  std::size_t src_batch_stride;
+  std::size_t dst_batch_stride;
+  const uint64_t* twiddles;  // forward or inverse table, [num_primes][N][2]
+  const uint64_t* scalars;     // [num_primes][4]
+  const Modulus* moduli;
+  uint32_t log_n;
+  uint32_t limbs;
+  LimbMap map;
+};
+
+__device__ __forceinline__ LimbConsts limb_consts(const NttLaunch& p, uint32_t limb) {
+  const uint32_t prime = p.map.prime[limb];
+  LimbConsts c;
+  c.n = 1u << p.log_n;
+  c.log_n = p.log_n;
+  c.q = p.moduli[prime].value;
+  c.tw = p.twiddles + 2 * static_cast<std::size_t>(prime) * c.n;
+  c.scal = p.scalars + 4 * static_cast<std::size_t>(prime);
+  return c;
+}
+
+// Starts copies of `count` entries from global to shared memory with cp.async (sm_80+):
+// dst[dst_index(i)] = src[src_index(i)]. Every copy of the thread is in flight at once and none
+// occupies registers; a plain `sh[i] = src[j]` loop waits for each load before its store, so
+// staging a chunk block's twiddles (8 entries per thread) that way cost 8 dependent global loads:
+// Nsight Compute measured the chunk kernel 2 us slower with it than without staging. The caller
+// waits (__pipeline_wait_prior(0)) and then __syncthreads() before reading what was copied.
+template <uint32_t kBytes, typename T, typename DstIndex, typename SrcIndex>
+__device__ __forceinline__ void copy_async(T* dst, const T* src, uint32_t count, uint32_t tid, uint32_t threads,
+                                           DstIndex dst_index, SrcIndex src_index) {
+  static_assert(sizeof(T) == kBytes, "one cp.async per element");
+  for (uint32_t i = tid; i < count; i += threads) __pipeline_memcpy_async(dst + dst_index(i), src + src_index(i), kBytes);
+  __pipeline_commit();
+}
+
+struct SameIndex {
+  __device__ __forceinline__ uint32_t operator()(uint32_t i) const { return i; }
+};
+struct Swizzled {
+  __device__ __forceinline__ uint32_t operator()(uint32_t i) const { return swz(i); }
+};
 
 // Column phase: tile = 2^S rows at stride 2^(log_n - S), 2048 >> S adjacent columns per block.
 // Forward: the first S stages, output in [0, 4q). Inverse: the last S stages, output in [0, q).
@@ -134,9 +175,14 @@ __global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles <
   }
   if (kStageTw) {
     c.tw_origin = static_cast<uint32_t>(block_off);
-    const uint32_t n = c.n, origin = c.tw_origin;
+    // Staged entry e lies in bit gb's segment [W - (W >> gb), W - (W >> (gb + 1))), so
+    // W - 1 - e is in [W >> (gb + 1), W >> gb) and gb = log2(W) - 1 - floor(log2(W - 1 - e)).
+    const uint32_t origin_entry = c.n + c.tw_origin;
     copy_async<16>(sh_tw, reinterpret_cast<const ulonglong2*>(c.tw), chunk_twiddles(kWords, S), tid, kThreadsHere,
-                   SameIndex{}, [n, origin](uint32_t e) { return chunk_twiddle_source<kWords>(n, origin, e); });
+                   SameIndex{}, [origin_entry](uint32_t e) {
+                     const uint32_t gb = log2_floor(kWords) - 1 - (31 - __clz(static_cast<int>(kWords - 1 - e)));
+                     return (origin_entry >> (gb + 1)) + (e - chunk_twiddle_offset(kWords, gb));
+                   });
     c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
   }
   if (kStageTw || !kFwd) {
@@ -172,37 +218,8 @@ __global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles <
   }
 }
 
-// EXPERIMENT (FHELIUM_NTT_CARVEOUT): does the shared-memory carveout switch between kernels cost
-// eager launches their time? "max": every NTT kernel prefers the largest shared carveout;
-// "device": cudaDeviceSetCacheConfig(PreferShared) once; unset: the driver's choice.
-int carveout_mode() {
-  static const int mode = [] {
-    const char* v = std::getenv("FHELIUM_NTT_CARVEOUT");
-    if (v == nullptr) return 0;
-    if (std::strcmp(v, "max") == 0) return 1;
-    if (std::strcmp(v, "device") == 0) return 2;
-    return 0;
-  }();
-  return mode;
-}
-
-template <typename Kernel>
-void apply_carveout(Kernel kernel) {
-  const int mode = carveout_mode();
-  if (mode == 1) cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
-  if (mode == 2) {
-    static std::once_flag once;
-    std::call_once(once, [] { cudaDeviceSetCacheConfig(cudaFuncCachePreferShared); });
-  }
-}
-
 template <bool kFwd, int S>
 void launch_columns(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    apply_carveout(ntt_columns_kernel<kFwd, S, narrow_columns_per_block(S)>);
-    apply_carveout(ntt_columns_kernel<kFwd, S, columns_per_block(S)>);
-  });
   constexpr uint32_t kCols = columns_per_block(S);
   constexpr uint32_t kNarrow = narrow_columns_per_block(S);
   const uint32_t columns = 1u << (p.log_n - S);
@@ -215,8 +232,6 @@ void launch_columns(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
 
 template <bool kFwd, int S, int kTiles, bool kStageTw>
 void launch_chunks(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
-  static std::once_flag once;
-  std::call_once(once, [] { apply_carveout(ntt_chunks_kernel<kFwd, S, kTiles, kStageTw>); });
   const uint32_t chunks = 1u << (p.log_n - S);
   ntt_chunks_kernel<kFwd, S, kTiles, kStageTw>
       <<<dim3(chunks / kTiles, polys), kTiles << (S - 3), 0, stream>>>(p);
@@ -262,16 +277,6 @@ void dispatch_chunks(uint32_t s, bool single, const NttLaunch& p, uint32_t polys
   }
 }
 
-// FHELIUM_NTT_CLUSTER=0 keeps the two-phase transform where the cluster one would serve, to
-// compare the two on one machine (read once per process).
-bool cluster_enabled() {
-  static const bool enabled = [] {
-    const char* value = std::getenv("FHELIUM_NTT_CLUSTER");
-    return value == nullptr || std::strcmp(value, "0") != 0;
-  }();
-  return enabled;
-}
-
 template <bool kFwd>
 void run(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
          std::size_t out_batch_stride, std::size_t batch, std::size_t limbs,
@@ -304,15 +309,6 @@ void run(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
     p.src_batch_stride = in_stride;
     p.dst_batch_stride = out_stride;
     dispatch_chunks<kFwd>(log_n, true, p, polys, stream);
-    check_launch(where);
-    return;
-  }
-  if (cluster_enabled() && ntt_cluster_available(log_n)) {
-    p.src = in;
-    p.dst = out;
-    p.src_batch_stride = in_stride;
-    p.dst_batch_stride = out_stride;
-    ntt_cluster(kFwd, p, polys, stream);
     check_launch(where);
     return;
   }

@@ -1,7 +1,7 @@
 // Forward and inverse negacyclic NTT on CUDA: same operations, layouts and results as
 // cpu/ntt.h, bit for bit. `in`, `out` and the table view point to device memory; limb_to_prime
-// is HOST memory (copied into the kernel parameters). Enqueues one kernel on `stream` (log_n <= 12,
-// or 13..16 on sm_90+: cuda/ntt_cluster.h), two otherwise, allocates nothing and never synchronizes, so it can be captured in a CUDA Graph.
+// is HOST memory (copied into the kernel parameters). Enqueues two kernels on `stream` (one when
+// log_n <= 12), allocates nothing and never synchronizes, so it can be captured in a CUDA Graph.
 // Throws Error(Argument) before launching anything on bad arguments (see cpu/ntt.h, plus:
 // batch * limbs <= 65535, table pointers 16-byte aligned), Error(Cuda) when the launch
 // fails.

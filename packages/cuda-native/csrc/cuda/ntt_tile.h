@@ -192,21 +192,6 @@ FHELIUM_CONSTEXPR_HD uint32_t narrow_columns_per_block(uint32_t s) {
 FHELIUM_CONSTEXPR_HD uint32_t narrow_chunk_tiles_per_block(uint32_t s) {
   return chunk_tiles_per_block(s, false) / 4 >= 1u ? chunk_tiles_per_block(s, false) / 4 : 1u;
 }
-// The cluster transform (cuda/ntt_cluster.cu): 8 blocks per limb, W = N / 8 words and
-// T = N / 64 threads (log T = log N - 6) per block. Thread t of block r owns column
-// cluster_column(r, t) for the column stage, whose 8 elements go, in the forward transform, to
-// word swz(column) of block v (v the element's register slot). In the inverse transform, chunk
-// element k of block r goes to block cluster_inverse_rank(k), word cluster_inverse_word(r, k),
-// where the owner of column k reads its slot r.
-constexpr uint32_t kClusterRanks = 8;
-constexpr uint32_t kClusterMinLogN = 13;
-constexpr uint32_t kClusterMaxLogN = 15;
-FHELIUM_HD uint32_t cluster_column(uint32_t rank, uint32_t t, uint32_t log_t) { return (rank << log_t) | t; }
-FHELIUM_HD uint32_t cluster_inverse_rank(uint32_t k, uint32_t log_t) { return k >> log_t; }
-FHELIUM_HD uint32_t cluster_inverse_word(uint32_t rank, uint32_t k, uint32_t log_t) {
-  return (rank << log_t) | (k & ((1u << log_t) - 1u));
-}
-
 // Blocks per phase below which the transform uses narrow blocks: two per SM of an H100/H200.
 constexpr uint32_t kNarrowBelowBlocks = 264;
 

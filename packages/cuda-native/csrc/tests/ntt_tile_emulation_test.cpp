@@ -59,21 +59,6 @@ void emulate_columns(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
   }
 }
 
-// The block's chunk twiddles as the kernels stage them (ChunkTwiddles<kWords>): for every bit gb
-// below S, the kWords >> (gb + 1) entries from (N + origin) >> (gb + 1), back to back from bit 0.
-template <uint32_t kWords, int S>
-void stage_chunk_twiddles(const LimbConsts& c, std::size_t origin, std::vector<uint64_t>& staged) {
-  staged.assign(2 * chunk_twiddles(kWords, S), 0);
-  for (uint32_t gb = 0; gb < static_cast<uint32_t>(S); ++gb) {
-    const std::size_t first = (c.n + origin) >> (gb + 1);
-    const uint32_t off = chunk_twiddle_offset(kWords, gb);
-    for (uint32_t i = 0; i < (kWords >> (gb + 1)); ++i) {
-      staged[2 * (off + i)] = c.tw[2 * (first + i)];
-      staged[2 * (off + i) + 1] = c.tw[2 * (first + i) + 1];
-    }
-  }
-}
-
 // Mirrors ntt_chunks_kernel for one limb, with the block's twiddles staged as the kernel stages
 // them when kStageTw (ChunkTwiddles), or read from the global table.
 template <bool kFwd, int S, int kTiles, bool kStageTw>
@@ -84,12 +69,19 @@ void emulate_chunks(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
   using Tw = std::conditional_t<kStageTw, ChunkTwiddles<kWords>, GlobalTwiddles>;
   const uint32_t blocks = (c.n >> S) / kTiles;
   std::vector<uint64_t> sh(kWords);
-  std::vector<uint64_t> staged;
+  std::vector<uint64_t> staged(2 * chunk_twiddles(kWords, S));
   for (uint32_t bx = 0; bx < blocks; ++bx) {
     const std::size_t block_off = static_cast<std::size_t>(bx) * kWords;
     LimbConsts cb = c;
     if (kStageTw) {
-      stage_chunk_twiddles<kWords, S>(c, block_off, staged);
+      for (uint32_t gb = 0; gb < static_cast<uint32_t>(S); ++gb) {
+        const std::size_t first = (c.n + block_off) >> (gb + 1);
+        const uint32_t off = chunk_twiddle_offset(kWords, gb);
+        for (uint32_t i = 0; i < (kWords >> (gb + 1)); ++i) {
+          staged[2 * (off + i)] = c.tw[2 * (first + i)];
+          staged[2 * (off + i) + 1] = c.tw[2 * (first + i) + 1];
+        }
+      }
       cb.tw = staged.data();
       cb.tw_origin = static_cast<uint32_t>(block_off);
     }
@@ -161,86 +153,6 @@ void emulate_chunks_dispatch(uint32_t s, bool single, bool narrow, const uint64_
   }
 }
 
-// Mirrors ntt_cluster_kernel (cuda/ntt_cluster.cu) for one limb: 8 blocks, each with its own
-// shared memory. The kernel's cluster barriers order every DSMEM store of the exchange after all
-// reads of the shared memory it overwrites, so the emulation sends into separate arrays and
-// switches to them at the barrier.
-template <bool kFwd, int kLogN>
-void emulate_cluster(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
-  constexpr int S = kLogN - 3;
-  constexpr uint32_t kW = 1u << S;
-  constexpr uint32_t kLogT = kLogN - 6;
-  constexpr uint32_t kT = 1u << kLogT;
-  constexpr int kGroups = groups_for(S);
-  std::vector<std::vector<uint64_t>> sh(kClusterRanks, std::vector<uint64_t>(kW));
-  std::vector<std::vector<uint64_t>> received(kClusterRanks, std::vector<uint64_t>(kW));
-  std::vector<uint64_t> staged;
-  const auto column_geom = [](uint32_t rank, uint32_t t) { return TileGeom{0u, 0u, cluster_column(rank, t, kLogT), static_cast<uint32_t>(S)}; };
-  if (kFwd) {
-    for (uint32_t r = 0; r < kClusterRanks; ++r) {
-      for (uint32_t t = 0; t < kT; ++t) {
-        const TileGeom gc = column_geom(r, t);
-        uint64_t x[8];
-        for (uint32_t v = 0; v < 8; ++v) x[v] = src[glob(gc, v)];
-        reg_stages<true>(x, 0u, 0, 2, 0u, gc, c);
-        for (uint32_t v = 0; v < 8; ++v) sh[v][swz(gc.jbase)] = x[v];
-      }
-    }
-  } else {
-    for (uint32_t r = 0; r < kClusterRanks; ++r) {
-      for (uint32_t i = 0; i < kW; ++i) sh[r][swz(i)] = src[r * kW + i];
-    }
-  }
-  for (uint32_t r = 0; r < kClusterRanks; ++r) {
-    const TileGeom gk{0u, 1u, r * kW, 0u};
-    stage_chunk_twiddles<kW, S>(c, r * kW, staged);
-    LimbConsts cc = c;
-    cc.tw = staged.data();
-    cc.tw_origin = r * kW;
-    for (int grp = 0; grp < kGroups; ++grp) {
-      for (uint32_t tid = 0; tid < kT; ++tid) {
-        uint32_t lo;
-        int q_lo, q_hi;
-        group_bits<kFwd, S>(grp, lo, q_lo, q_hi);
-        uint64_t x[8];
-        for (uint32_t v = 0; v < 8; ++v) x[v] = sh[r][sh_addr(gk, slot_k(tid, v, lo))];
-        reg_stages<kFwd, ChunkTwiddles<kW>>(x, lo, q_lo, q_hi, tid, gk, cc);
-        for (uint32_t v = 0; v < 8; ++v) {
-          const uint32_t k = slot_k(tid, v, lo);
-          if (!kFwd && grp == kGroups - 1) {
-            received[cluster_inverse_rank(k, kLogT)][swz(cluster_inverse_word(r, k, kLogT))] = x[v];
-          } else {
-            sh[r][sh_addr(gk, k)] = x[v];
-          }
-        }
-      }
-    }
-    if (kFwd) {
-      for (uint32_t i = 0; i < kW; ++i) dst[r * kW + i] = reduce_from_4q(sh[r][swz(i)], c.q);
-    }
-  }
-  if (!kFwd) {
-    for (uint32_t r = 0; r < kClusterRanks; ++r) {
-      for (uint32_t t = 0; t < kT; ++t) {
-        const TileGeom gc = column_geom(r, t);
-        uint64_t x[8];
-        for (uint32_t v = 0; v < 8; ++v) x[v] = received[r][swz(cluster_inverse_word(v, t, kLogT))];
-        reg_stages<false>(x, 0u, 0, 2, 0u, gc, c);
-        for (uint32_t v = 0; v < 8; ++v) dst[glob(gc, v)] = x[v];
-      }
-    }
-  }
-}
-
-template <bool kFwd>
-void emulate_cluster_dispatch(uint32_t log_n, const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
-  switch (log_n) {
-    case 13: emulate_cluster<kFwd, 13>(src, dst, c); break;
-    case 14: emulate_cluster<kFwd, 14>(src, dst, c); break;
-    default: emulate_cluster<kFwd, 15>(src, dst, c); break;
-  }
-}
-
 // Mirrors the host dispatch of cuda/ntt.cu for one limb, with full-width or narrow blocks (the
 // kernels pick narrow ones for few polynomials; both must give the same transform).
 template <bool kFwd>
@@ -281,13 +193,6 @@ void run_ntt_tile_emulation_tests(Counter& c) {
         c.check(cpu_f == emu_f, "CUDA forward tiling == CPU" + what);
         emulate<false>(x.data(), emu_i.data(), v, 0, narrow);
         c.check(cpu_i == emu_i, "CUDA inverse tiling == CPU" + what);
-      }
-      if (log_n >= kClusterMinLogN && log_n <= kClusterMaxLogN) {
-        const std::string what = ", log_n " + std::to_string(log_n) + ", " + std::to_string(bits) + "-bit";
-        emulate_cluster_dispatch<true>(log_n, x.data(), emu_f.data(), consts_for(v, 0, true));
-        c.check(cpu_f == emu_f, "CUDA cluster forward == CPU" + what);
-        emulate_cluster_dispatch<false>(log_n, x.data(), emu_i.data(), consts_for(v, 0, false));
-        c.check(cpu_i == emu_i, "CUDA cluster inverse == CPU" + what);
       }
     }
   }
