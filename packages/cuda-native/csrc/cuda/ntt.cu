@@ -15,6 +15,8 @@
 #include <cuda_runtime.h>
 
 #include <array>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <type_traits>
 
@@ -220,21 +222,37 @@ __global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles <
   }
 }
 
-// Every NTT kernel asks for the largest shared-memory carveout. Left to the driver, the chunk
-// kernels (48 KiB of shared memory) and the column kernels (18 KiB) get different L1/shared
-// splits, and a launch whose split differs from the running one is a device-side
-// synchronization point: the SMs drain before the next kernel starts. Captured graphs did not
-// pay it, eager work did: on the H200, eager multiply + relinearize + rescale at n14-l7 took
-// 0.30-0.34 ms per call against 0.198 ms with one carveout (graph replay 0.109 ms either way).
+// Every NTT kernel asks for one shared-memory carveout. Left to the driver, the chunk kernels
+// (48 KiB of shared memory) and the column kernels (18 KiB) get different L1/shared splits, and a
+// launch whose split differs from the running one is a device-side synchronization point: the
+// SMs drain before the next kernel starts. Captured graphs did not pay it, eager work did: on the
+// H200, eager multiply + relinearize + rescale at n14-l7 took 0.30-0.34 ms per call with the
+// driver's choice and 0.19-0.20 ms with one carveout (graph replay 0.109 ms either way).
+// FHELIUM_NTT_CARVEOUT overrides the percentage (0-100 of the largest shared memory), or
+// `driver` leaves the choice to the driver; read once per process.
+int ntt_carveout() {
+  static const int carveout = [] {
+    const char* value = std::getenv("FHELIUM_NTT_CARVEOUT");
+    if (value == nullptr || *value == '\0') return static_cast<int>(cudaSharedmemCarveoutMaxShared);
+    if (std::strcmp(value, "driver") == 0) return -2;
+    char* end = nullptr;
+    const long percent = std::strtol(value, &end, 10);
+    if (*end != '\0' || percent < 0 || percent > 100) return static_cast<int>(cudaSharedmemCarveoutMaxShared);
+    return static_cast<int>(percent);
+  }();
+  return carveout;
+}
+
 // Set once per kernel and device (the attribute belongs to the device's context), in relaxed
 // capture mode since the first launch may come while this thread captures a graph. A failure
 // only loses the preference: it is cleared, not thrown.
 template <typename Kernel>
 void prefer_shared_carveout(Kernel kernel) {
+  const int carveout = ntt_carveout();
+  if (carveout == -2) return;
   cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
   cudaThreadExchangeStreamCaptureMode(&mode);
-  if (cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared) !=
-      cudaSuccess) {
+  if (cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, carveout) != cudaSuccess) {
     cudaGetLastError();
   }
   cudaThreadExchangeStreamCaptureMode(&mode);
