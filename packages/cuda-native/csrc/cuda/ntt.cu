@@ -227,7 +227,9 @@ __global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles <
 // launch whose split differs from the running one is a device-side synchronization point: the
 // SMs drain before the next kernel starts. Captured graphs did not pay it, eager work did: on the
 // H200, eager multiply + relinearize + rescale at n14-l7 took 0.30-0.34 ms per call with the
-// driver's choice and 0.19-0.20 ms with one carveout (graph replay 0.109 ms either way).
+// driver's choice and 0.19-0.20 ms with one carveout on one machine, 0.141 vs 0.134 ms on
+// another (graph replay 0.108 ms either way). The price is a smaller L1: GPU-bound work at n16
+// measured about 2% slower (n16-l35 multiply + relinearize 1128 vs 1105 us).
 // FHELIUM_NTT_CARVEOUT overrides the percentage (0-100 of the largest shared memory), or
 // `driver` leaves the choice to the driver; read once per process.
 int ntt_carveout() {
