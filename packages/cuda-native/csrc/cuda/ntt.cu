@@ -15,6 +15,7 @@
 #include <cuda_runtime.h>
 
 #include <array>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -231,15 +232,25 @@ __global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles <
 // another (graph replay 0.108 ms either way). The price is a smaller L1: GPU-bound work at n16
 // measured about 2% slower (n16-l35 multiply + relinearize 1128 vs 1105 us).
 // FHELIUM_NTT_CARVEOUT overrides the percentage (0-100 of the largest shared memory), or
-// `driver` leaves the choice to the driver; read once per process.
+// `driver` leaves the choice to the driver; read once per process. Any other value is reported
+// on stderr once and the default kept (a diagnostic knob must not fail a computation).
+constexpr int kDriverCarveout = -1;
+
 int ntt_carveout() {
   static const int carveout = [] {
+    constexpr int kDefault = static_cast<int>(cudaSharedmemCarveoutMaxShared);
     const char* value = std::getenv("FHELIUM_NTT_CARVEOUT");
-    if (value == nullptr || *value == '\0') return static_cast<int>(cudaSharedmemCarveoutMaxShared);
-    if (std::strcmp(value, "driver") == 0) return -2;
+    if (value == nullptr || *value == '\0') return kDefault;
+    if (std::strcmp(value, "driver") == 0) return kDriverCarveout;
     char* end = nullptr;
     const long percent = std::strtol(value, &end, 10);
-    if (*end != '\0' || percent < 0 || percent > 100) return static_cast<int>(cudaSharedmemCarveoutMaxShared);
+    if (*end != '\0' || percent < 0 || percent > 100) {
+      std::fprintf(stderr,
+                   "fhelium: FHELIUM_NTT_CARVEOUT: expected a percentage in [0, 100] or 'driver', got '%s'; "
+                   "using the largest shared-memory carveout\n",
+                   value);
+      return kDefault;
+    }
     return static_cast<int>(percent);
   }();
   return carveout;
@@ -251,7 +262,7 @@ int ntt_carveout() {
 template <typename Kernel>
 void prefer_shared_carveout(Kernel kernel) {
   const int carveout = ntt_carveout();
-  if (carveout == -2) return;
+  if (carveout == kDriverCarveout) return;
   cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
   cudaThreadExchangeStreamCaptureMode(&mode);
   if (cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, carveout) != cudaSuccess) {
