@@ -76,9 +76,9 @@ napi_value ntt_transform(Args& a) {
                 "NTT kernels: the limb map has " + std::to_string(map.length) + " entries for " + std::to_string(limbs) +
                     " limbs");
   if (Forward) {
-    FHELIUM_RUN_ON_STREAM_LAST(dev, ntt_forward, in, in_stride, out, out_stride, batch, limbs, map.data, view);
+    FHELIUM_RUN_ON(dev, ntt_forward, in, in_stride, out, out_stride, batch, limbs, map.data, view);
   } else {
-    FHELIUM_RUN_ON_STREAM_LAST(dev, ntt_inverse, in, in_stride, out, out_stride, batch, limbs, map.data, view);
+    FHELIUM_RUN_ON(dev, ntt_inverse, in, in_stride, out, out_stride, batch, limbs, map.data, view);
   }
   return nullptr;
 }

@@ -8,6 +8,7 @@
 #include "common/modarith.h"
 #include "common/modarith_operand.h"
 #include "cuda/cuda_check.h"
+#include "cuda/device_context.h"
 #include "cuda/launch_check.h"
 #include "cuda/modarith_kernels.h"
 
@@ -190,7 +191,6 @@ RowGrid binary_grid(int64_t rows, int64_t n) {
 // once (one wave) when the input allows it.
 
 constexpr int kPairThreads = 256;
-constexpr int kMaxCachedDevices = 64;
 
 // Rows as in binary_rows_kernel; a row holds n / 2 pairs. Tile t of a row covers pairs
 // [t * kPairThreads * kPairs, (t + 1) * kPairThreads * kPairs); thread k of the block handles pairs
@@ -236,8 +236,8 @@ __global__ void __launch_bounds__(kPairThreads) binary_pairs_kernel(F f, ulonglo
 // queried once per device and instantiation. Throws Error(Cuda) if the queries fail.
 template <typename F, uint32_t kPairs>
 int64_t pair_kernel_capacity(int device) {
-  static std::atomic<int64_t> cache[kMaxCachedDevices] = {};
-  const bool cached = device >= 0 && device < kMaxCachedDevices;
+  static std::atomic<int64_t> cache[kMaxDevices] = {};
+  const bool cached = device >= 0 && device < kMaxDevices;
   if (cached) {
     const int64_t known = cache[device].load(std::memory_order_relaxed);
     if (known > 0) return known;

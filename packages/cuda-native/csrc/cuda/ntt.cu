@@ -24,6 +24,7 @@
 #include "common/limb_map.h"
 #include "common/ntt_butterfly.h"
 #include "common/ntt_checks.h"
+#include "cuda/device_context.h"
 #include "cuda/ntt_tile.h"
 #include "cuda/launch_check.h"
 
@@ -276,17 +277,13 @@ struct ntt_columns_kernel_tag {};
 template <bool kFwd, int S, int kTiles, bool kStageTw>
 struct ntt_chunks_kernel_tag {};
 
-// Runs `set` once per device for the calling template instance (`Tag`); devices past the 64th
-// are set on every launch, which is correct, only slower.
+// Runs `set` once per device for the calling template instance (`Tag`). Precondition:
+// 0 <= device < kMaxDevices (device_context.h), which every DeviceStream of the binding satisfies;
+// any other index runs `set` on every launch, which is correct, only slower.
 template <typename Tag, typename Set>
-void once_per_device(Set set) {
-  static std::array<std::once_flag, 64> flags;
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) {
-    cudaGetLastError();
-    return;
-  }
-  if (device < 0 || device >= static_cast<int>(flags.size())) {
+void once_per_device(int device, Set set) {
+  static std::array<std::once_flag, kMaxDevices> flags;
+  if (device < 0 || device >= kMaxDevices) {
     set();
     return;
   }
@@ -294,8 +291,8 @@ void once_per_device(Set set) {
 }
 
 template <bool kFwd, int S>
-void launch_columns(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
-  once_per_device<ntt_columns_kernel_tag<kFwd, S>>([] {
+void launch_columns(const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream) {
+  once_per_device<ntt_columns_kernel_tag<kFwd, S>>(device, [] {
     prefer_shared_carveout(ntt_columns_kernel<kFwd, S, narrow_columns_per_block(S)>);
     prefer_shared_carveout(ntt_columns_kernel<kFwd, S, columns_per_block(S)>);
   });
@@ -310,9 +307,9 @@ void launch_columns(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
 }
 
 template <bool kFwd, int S, int kTiles, bool kStageTw>
-void launch_chunks(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
+void launch_chunks(const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream) {
   once_per_device<ntt_chunks_kernel_tag<kFwd, S, kTiles, kStageTw>>(
-      [] { prefer_shared_carveout(ntt_chunks_kernel<kFwd, S, kTiles, kStageTw>); });
+      device, [] { prefer_shared_carveout(ntt_chunks_kernel<kFwd, S, kTiles, kStageTw>); });
   const uint32_t chunks = 1u << (p.log_n - S);
   ntt_chunks_kernel<kFwd, S, kTiles, kStageTw>
       <<<dim3(chunks / kTiles, polys), kTiles << (S - 3), 0, stream>>>(p);
@@ -320,49 +317,48 @@ void launch_chunks(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
 
 // The two-phase chunk launch: full-width blocks, or narrow ones when few polynomials leave SMs idle.
 template <bool kFwd, int S>
-void launch_chunks_two_phase(const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
+void launch_chunks_two_phase(const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream) {
   constexpr int kTiles = static_cast<int>(chunk_tiles_per_block(S, false));
   constexpr int kNarrow = static_cast<int>(narrow_chunk_tiles_per_block(S));
   const uint32_t chunks = 1u << (p.log_n - S);
   if (polys * (chunks / kTiles) < kNarrowBelowBlocks) {
-    launch_chunks<kFwd, S, kNarrow, true>(p, polys, stream);
+    launch_chunks<kFwd, S, kNarrow, true>(p, polys, device, stream);
   } else {
-    launch_chunks<kFwd, S, kTiles, true>(p, polys, stream);
+    launch_chunks<kFwd, S, kTiles, true>(p, polys, device, stream);
   }
 }
 
 template <bool kFwd>
-void dispatch_columns(uint32_t s, const NttLaunch& p, uint32_t polys, cudaStream_t stream) {
+void dispatch_columns(uint32_t s, const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream) {
   switch (s) {
-    case 6: launch_columns<kFwd, 6>(p, polys, stream); break;
-    case 7: launch_columns<kFwd, 7>(p, polys, stream); break;
-    default: launch_columns<kFwd, 8>(p, polys, stream); break;
+    case 6: launch_columns<kFwd, 6>(p, polys, device, stream); break;
+    case 7: launch_columns<kFwd, 7>(p, polys, device, stream); break;
+    default: launch_columns<kFwd, 8>(p, polys, device, stream); break;
   }
 }
 
 template <bool kFwd>
-void dispatch_chunks(uint32_t s, bool single, const NttLaunch& p, uint32_t polys,
+void dispatch_chunks(uint32_t s, bool single, const NttLaunch& p, uint32_t polys, int device,
                      cudaStream_t stream) {
   if (single) {
     switch (s) {
-      case 10: launch_chunks<kFwd, 10, 1, false>(p, polys, stream); break;
-      case 11: launch_chunks<kFwd, 11, 1, false>(p, polys, stream); break;
-      default: launch_chunks<kFwd, 12, 1, false>(p, polys, stream); break;
+      case 10: launch_chunks<kFwd, 10, 1, false>(p, polys, device, stream); break;
+      case 11: launch_chunks<kFwd, 11, 1, false>(p, polys, device, stream); break;
+      default: launch_chunks<kFwd, 12, 1, false>(p, polys, device, stream); break;
     }
     return;
   }
   switch (s) {
-    case 7: launch_chunks_two_phase<kFwd, 7>(p, polys, stream); break;
-    case 8: launch_chunks_two_phase<kFwd, 8>(p, polys, stream); break;
-    default: launch_chunks_two_phase<kFwd, 9>(p, polys, stream); break;
+    case 7: launch_chunks_two_phase<kFwd, 7>(p, polys, device, stream); break;
+    case 8: launch_chunks_two_phase<kFwd, 8>(p, polys, device, stream); break;
+    default: launch_chunks_two_phase<kFwd, 9>(p, polys, device, stream); break;
   }
 }
 
 template <bool kFwd>
-void run(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
+void run(DeviceStream ds, const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
          std::size_t out_batch_stride, std::size_t batch, std::size_t limbs,
-         const uint32_t* limb_to_prime, const NttTablesView& t, cudaStream_t stream,
-         const char* where) {
+         const uint32_t* limb_to_prime, const NttTablesView& t, const char* where) {
   const LimbMap map = check_ntt_arguments(where, in, in_batch_stride, out, out_batch_stride, batch,
                                           limbs, limb_to_prime, t);
   require_grid_y(where, batch * limbs);
@@ -376,6 +372,8 @@ void run(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
   const std::size_t in_stride = batch == 1 ? poly_words : in_batch_stride;
   const std::size_t out_stride = batch == 1 ? poly_words : out_batch_stride;
 
+  const int device = ds.device;
+  const auto stream = static_cast<cudaStream_t>(ds.stream);
   NttLaunch p{};
   p.twiddles = table;
   p.scalars = t.scalars;
@@ -389,7 +387,7 @@ void run(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
     p.dst = out;
     p.src_batch_stride = in_stride;
     p.dst_batch_stride = out_stride;
-    dispatch_chunks<kFwd>(log_n, true, p, polys, stream);
+    dispatch_chunks<kFwd>(log_n, true, p, polys, device, stream);
     check_launch(where);
     return;
   }
@@ -401,35 +399,35 @@ void run(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
   p.src_batch_stride = in_stride;
   p.dst_batch_stride = out_stride;
   if (kFwd) {
-    dispatch_columns<true>(s1, p, polys, stream);
+    dispatch_columns<true>(s1, p, polys, device, stream);
   } else {
-    dispatch_chunks<false>(s2, false, p, polys, stream);
+    dispatch_chunks<false>(s2, false, p, polys, device, stream);
   }
   check_launch(where);
   p.src = out;
   p.src_batch_stride = out_stride;
   if (kFwd) {
-    dispatch_chunks<true>(s2, false, p, polys, stream);
+    dispatch_chunks<true>(s2, false, p, polys, device, stream);
   } else {
-    dispatch_columns<false>(s1, p, polys, stream);
+    dispatch_columns<false>(s1, p, polys, device, stream);
   }
   check_launch(where);
 }
 
 }  // namespace
 
-void ntt_forward(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
+void ntt_forward(DeviceStream ds, const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
                  std::size_t out_batch_stride, std::size_t batch, std::size_t limbs,
-                 const uint32_t* limb_to_prime, const NttTablesView& tables, cudaStream_t stream) {
-  run<true>(in, in_batch_stride, out, out_batch_stride, batch, limbs, limb_to_prime, tables,
-            stream, "cuda::ntt_forward");
+                 const uint32_t* limb_to_prime, const NttTablesView& tables) {
+  run<true>(ds, in, in_batch_stride, out, out_batch_stride, batch, limbs, limb_to_prime, tables,
+            "cuda::ntt_forward");
 }
 
-void ntt_inverse(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
+void ntt_inverse(DeviceStream ds, const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
                  std::size_t out_batch_stride, std::size_t batch, std::size_t limbs,
-                 const uint32_t* limb_to_prime, const NttTablesView& tables, cudaStream_t stream) {
-  run<false>(in, in_batch_stride, out, out_batch_stride, batch, limbs, limb_to_prime, tables,
-             stream, "cuda::ntt_inverse");
+                 const uint32_t* limb_to_prime, const NttTablesView& tables) {
+  run<false>(ds, in, in_batch_stride, out, out_batch_stride, batch, limbs, limb_to_prime, tables,
+             "cuda::ntt_inverse");
 }
 
 }  // namespace fhelium::cuda

@@ -169,6 +169,7 @@ std::string shape_of(std::size_t batch, std::size_t limbs, uint32_t log_n) {
 
 void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
   using test::ntt_primes;
+  const DeviceStream ds{0, stream};
   const uint32_t log_n = ps.log_n;
   const std::size_t n = std::size_t{1} << log_n;
   const std::size_t lq = ps.L + 1, lp = ps.K, lall = lq + lp;
@@ -204,13 +205,13 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
     std::vector<uint64_t> out(ct.size());
     cpu::ntt_forward(ct.data(), lq * n, out.data(), lq * n, 2, lq, map_q.data(), hv);
     auto launch = [&] {
-      cuda::ntt_forward(d_ct.get(), lq * n, d_out.get(), lq * n, 2, lq, map_q.data(), dv, stream);
+      cuda::ntt_forward(ds, d_ct.get(), lq * n, d_out.get(), lq * n, 2, lq, map_q.data(), dv);
     };
     launch();
     record(ps, "ntt_forward", shape_of(2, lq, log_n), out, d_out, launch, stream, reps);
     cpu::ntt_inverse(ct.data(), lq * n, out.data(), lq * n, 2, lq, map_q.data(), hv);
     auto launch_inv = [&] {
-      cuda::ntt_inverse(d_ct.get(), lq * n, d_out.get(), lq * n, 2, lq, map_q.data(), dv, stream);
+      cuda::ntt_inverse(ds, d_ct.get(), lq * n, d_out.get(), lq * n, 2, lq, map_q.data(), dv);
     };
     launch_inv();
     record(ps, "ntt_inverse", shape_of(2, lq, log_n), out, d_out, launch_inv, stream, reps);
@@ -220,13 +221,13 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
     std::vector<uint64_t> out(ext.size());
     cpu::ntt_forward(ext.data(), 0, out.data(), 0, 1, lall, map_all.data(), hv);
     auto launch = [&] {
-      cuda::ntt_forward(d_ext.get(), 0, d_out.get(), 0, 1, lall, map_all.data(), dv, stream);
+      cuda::ntt_forward(ds, d_ext.get(), 0, d_out.get(), 0, 1, lall, map_all.data(), dv);
     };
     launch();
     record(ps, "ntt_forward QP", shape_of(1, lall, log_n), out, d_out, launch, stream, reps);
     cpu::ntt_inverse(ext.data(), 0, out.data(), 0, 1, lall, map_all.data(), hv);
     auto launch_inv = [&] {
-      cuda::ntt_inverse(d_ext.get(), 0, d_out.get(), 0, 1, lall, map_all.data(), dv, stream);
+      cuda::ntt_inverse(ds, d_ext.get(), 0, d_out.get(), 0, 1, lall, map_all.data(), dv);
     };
     launch_inv();
     record(ps, "ntt_inverse QP", shape_of(1, lall, log_n), out, d_out, launch_inv, stream, reps);
@@ -243,8 +244,7 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
     std::vector<uint64_t> out(x.size());
     cpu::ntt_forward(x.data(), 0, out.data(), 0, 1, map_lvl.size(), map_lvl.data(), hv);
     auto launch = [&] {
-      cuda::ntt_forward(d_x.get(), 0, d_out.get(), 0, 1, map_lvl.size(), map_lvl.data(), dv,
-                        stream);
+      cuda::ntt_forward(ds, d_x.get(), 0, d_out.get(), 0, 1, map_lvl.size(), map_lvl.data(), dv);
     };
     launch();
     record(ps, "ntt_forward level-map", shape_of(1, map_lvl.size(), log_n), out, d_out, launch,
@@ -413,11 +413,10 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
                         rs.host_view());
     DeviceWords g_last(last.size()), g_tt(tt.size()), g_res(res.size());
     auto launch_seq = [&] {
-      cuda::ntt_inverse(d_ct.get() + l * n, lq * n, g_last.get(), n, 2, 1, map_q.data() + l, dv,
-                        stream);
+      cuda::ntt_inverse(ds, d_ct.get() + l * n, lq * n, g_last.get(), n, 2, 1, map_q.data() + l, dv);
       cuda::rescale_prepare(g_last.get(), n, g_tt.get(), l * n, 2, log_n, rs.view(d_rs.get()),
                             stream);
-      cuda::ntt_forward(g_tt.get(), l * n, g_tt.get(), l * n, 2, l, map_q.data(), dv, stream);
+      cuda::ntt_forward(ds, g_tt.get(), l * n, g_tt.get(), l * n, 2, l, map_q.data(), dv);
       cuda::rescale_finish(d_ct.get(), lq * n, g_tt.get(), l * n, g_res.get(), l * n, 2, log_n,
                            rs.view(d_rs.get()), stream);
     };
@@ -484,7 +483,6 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
       device_terms.b[i] = d_b[i]->get();
     }
     // The NTT tables' moduli are in prime-index order, so their first lq rows are Q's, in limb order.
-    const DeviceStream ds{0, stream};
     for (const uint64_t g : {uint64_t{1}, galois_element_for_rotation(16, n)}) {
       std::vector<uint64_t> out(2 * lq * n);
       cpu::mul_accumulate_mod(out.data(), host_terms, count, hv.moduli, 2, static_cast<int64_t>(lq),
@@ -521,19 +519,16 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
     DeviceWords g_coeff(d_coeff.size()), g_up(up.size()), g_ks(ks.size()), g_pc(pc.size()),
         g_conv(conv.size()), g_out(out.size());
     auto launch = [&] {
-      cuda::ntt_inverse(d_ct.get(), 0, g_coeff.get(), 0, 1, lq, map_q.data(), dv, stream);
+      cuda::ntt_inverse(ds, d_ct.get(), 0, g_coeff.get(), 0, 1, lq, map_q.data(), dv);
       cuda::mod_up_digits(g_coeff.get(), lq, alpha, dnum, g_up.get(), lall * n, log_n,
                           up_device_views.data(), stream);
-      cuda::ntt_forward(g_up.get(), lall * n, g_up.get(), lall * n, dnum, lall, map_all.data(), dv,
-                        stream);
+      cuda::ntt_forward(ds, g_up.get(), lall * n, g_up.get(), lall * n, dnum, lall, map_all.data(), dv);
       cuda::keyswitch_inner_product(g_up.get(), dnum, lall, d_keys.get(), map_all.data(),
                                     dv.moduli, all.size(), log_n, 1, false, g_ks.get(), stream);
-      cuda::ntt_inverse(g_ks.get() + lq * n, lall * n, g_pc.get(), lp * n, 2, lp, map_p.data(), dv,
-                        stream);
+      cuda::ntt_inverse(ds, g_ks.get() + lq * n, lall * n, g_pc.get(), lp * n, 2, lp, map_p.data(), dv);
       cuda::basis_convert(g_pc.get(), lp * n, g_conv.get(), lq * n, 2, log_n,
                           down.view(d_down.get()), stream);
-      cuda::ntt_forward(g_conv.get(), lq * n, g_conv.get(), lq * n, 2, lq, map_q.data(), dv,
-                        stream);
+      cuda::ntt_forward(ds, g_conv.get(), lq * n, g_conv.get(), lq * n, 2, lq, map_q.data(), dv);
       cuda::mod_down_finish(g_ks.get(), lall * n, g_conv.get(), lq * n, g_out.get(), lq * n, 2, lq,
                             log_n, d_down_consts.get(), stream);
     };

@@ -26,14 +26,14 @@ void grid_y(std::size_t count) {
 }
 }  // namespace
 
-void ntt_forward(const uint64_t* in, std::size_t a, uint64_t* out, std::size_t b, std::size_t batch,
-                 std::size_t limbs, const uint32_t* map, const NttTablesView& t, cudaStream_t) {
+void ntt_forward(DeviceStream, const uint64_t* in, std::size_t a, uint64_t* out, std::size_t b,
+                 std::size_t batch, std::size_t limbs, const uint32_t* map, const NttTablesView& t) {
   grid_y(batch * limbs);
   require_argument(reinterpret_cast<uintptr_t>(t.forward) % 16 == 0, "fake cuda", "aligned", "misaligned");
   cpu::ntt_forward(in, a, out, b, batch, limbs, map, t);
 }
-void ntt_inverse(const uint64_t* in, std::size_t a, uint64_t* out, std::size_t b, std::size_t batch,
-                 std::size_t limbs, const uint32_t* map, const NttTablesView& t, cudaStream_t) {
+void ntt_inverse(DeviceStream, const uint64_t* in, std::size_t a, uint64_t* out, std::size_t b,
+                 std::size_t batch, std::size_t limbs, const uint32_t* map, const NttTablesView& t) {
   grid_y(batch * limbs);
   require_argument(reinterpret_cast<uintptr_t>(t.inverse) % 16 == 0, "fake cuda", "aligned", "misaligned");
   cpu::ntt_inverse(in, a, out, b, batch, limbs, map, t);
