@@ -125,7 +125,6 @@ if (op === 'steps' || op === 'graphSteps') {
     };
     Object.assign(steps, {
       'tensorProductMod': () => native.tensorProductMod(a.data, b.data, moduli),
-      'relinearize add (addMod [2,l+1,N])': () => addMod(a.data, b.data, moduli),
       'rescale nttInverse last [2,1,N]': () => nttInverse(a.data.narrow(1, level, 1), t.ntt, { limbToPrime: lt.lastMap }),
       'rescalePrepare': () => native.rescalePrepare(lastCoeff, rt),
       'rescale nttForward [2,l,N]': () => { nttForward(prepared, t.ntt, { limbToPrime: t.levels[level - 1].qMap, out: prepared }); return null; },
