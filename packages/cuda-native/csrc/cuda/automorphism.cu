@@ -5,6 +5,7 @@
 #include "common/automorphism_checks.h"
 #include "common/galois_index.h"
 #include "common/number_theory.h"
+#include "cuda/dependent_launch.h"
 #include "cuda/launch_check.h"
 
 namespace fhelium::cuda {
@@ -17,6 +18,7 @@ constexpr uint32_t kThreads = 256;
 __global__ void __launch_bounds__(kThreads)
     automorphism_ntt_kernel(const uint64_t* __restrict__ in, uint64_t* __restrict__ out,
                             uint32_t log_n, uint64_t galois_elt) {
+  wait_for_producers();
   const uint32_t i = blockIdx.x * kThreads + threadIdx.x;
   const std::size_t base = static_cast<std::size_t>(blockIdx.y) << log_n;
   out[base + i] = in[base + automorphism_ntt_source(i, log_n, galois_elt)];
@@ -26,6 +28,7 @@ __global__ void __launch_bounds__(kThreads)
     automorphism_coeff_kernel(const uint64_t* __restrict__ in, uint64_t* __restrict__ out,
                               uint32_t log_n, uint64_t galois_inv, uint32_t limbs,
                               const Modulus* __restrict__ moduli, LimbMap map) {
+  wait_for_producers();
   const uint32_t k = blockIdx.x * kThreads + threadIdx.x;
   const uint32_t n = 1u << log_n;
   const uint64_t q = moduli[map.prime[blockIdx.y % limbs]].value;
@@ -42,7 +45,7 @@ void automorphism_ntt(const uint64_t* in, uint64_t* out, std::size_t batch, std:
   check_automorphism_buffers(where, in, out, batch, limbs, log_n, galois_elt);
   require_grid_y(where, batch * limbs);
   const dim3 grid((1u << log_n) / kThreads, static_cast<uint32_t>(batch * limbs));
-  automorphism_ntt_kernel<<<grid, kThreads, 0, stream>>>(in, out, log_n, galois_elt);
+  launch_dependent(automorphism_ntt_kernel, grid, kThreads, 0, stream, in, out, log_n, galois_elt);
   check_launch(where);
 }
 
@@ -56,9 +59,8 @@ void automorphism_coeff(const uint64_t* in, uint64_t* out, std::size_t batch, st
   require_grid_y(where, batch * limbs);
   const uint64_t galois_inv = host_inv_mod(galois_elt, uint64_t{2} << log_n);
   const dim3 grid((1u << log_n) / kThreads, static_cast<uint32_t>(batch * limbs));
-  automorphism_coeff_kernel<<<grid, kThreads, 0, stream>>>(in, out, log_n, galois_inv,
-                                                           static_cast<uint32_t>(limbs), moduli,
-                                                           map);
+  launch_dependent(automorphism_coeff_kernel, grid, kThreads, 0, stream, in, out, log_n, galois_inv,
+      static_cast<uint32_t>(limbs), moduli, map);
   check_launch(where);
 }
 

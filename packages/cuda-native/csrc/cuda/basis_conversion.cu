@@ -12,6 +12,7 @@
 
 #include "common/basis_conversion_checks.h"
 #include "common/basis_conversion_core.h"
+#include "cuda/dependent_launch.h"
 #include "cuda/launch_check.h"
 #include "cuda/sub_scale.h"
 
@@ -50,6 +51,7 @@ __device__ __forceinline__ uint32_t dst_limb(const ConvJob& p, uint32_t j) {
 
 template <int kMaxSrc>
 __global__ void __launch_bounds__(kThreads) convert_kernel(ConvLaunch p) {
+  wait_for_producers();
   const ConvJob& job = p.job[blockIdx.z];
   const uint32_t group = blockIdx.y % p.max_groups;
   if (group >= job.dst_groups) return;
@@ -103,6 +105,7 @@ __global__ void __launch_bounds__(kThreads) convert_kernel(ConvLaunch p) {
 
 // Any source count: recomputes the scaled sources per destination instead of keeping them.
 __global__ void __launch_bounds__(kThreads) convert_kernel_wide(ConvLaunch p) {
+  wait_for_producers();
   const ConvJob& job = p.job[blockIdx.z];
   const uint32_t group = blockIdx.y % p.max_groups;
   if (group >= job.dst_groups) return;
@@ -165,15 +168,15 @@ void launch(std::size_t in_stride, std::size_t out_stride, uint32_t log_n, const
                    std::to_string(blocks_y));
   const dim3 grid((1u << log_n) / kThreads, static_cast<uint32_t>(blocks_y), count);
   if (max_src <= 4) {
-    convert_kernel<4><<<grid, kThreads, 0, stream>>>(p);
+    launch_dependent(convert_kernel<4>, grid, kThreads, 0, stream, p);
   } else if (max_src <= 8) {
-    convert_kernel<8><<<grid, kThreads, 0, stream>>>(p);
+    launch_dependent(convert_kernel<8>, grid, kThreads, 0, stream, p);
   } else if (max_src <= 16) {
-    convert_kernel<16><<<grid, kThreads, 0, stream>>>(p);
+    launch_dependent(convert_kernel<16>, grid, kThreads, 0, stream, p);
   } else if (max_src <= 32) {
-    convert_kernel<32><<<grid, kThreads, 0, stream>>>(p);
+    launch_dependent(convert_kernel<32>, grid, kThreads, 0, stream, p);
   } else {
-    convert_kernel_wide<<<grid, kThreads, 0, stream>>>(p);
+    launch_dependent(convert_kernel_wide, grid, kThreads, 0, stream, p);
   }
   check_launch(where);
 }

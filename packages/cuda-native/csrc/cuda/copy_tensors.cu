@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/kernel_args.h"
+#include "cuda/dependent_launch.h"
 #include "cuda/launch_check.h"
 
 namespace fhelium::cuda {
@@ -62,6 +63,7 @@ __device__ __forceinline__ void copy_span(unsigned char* dst, const unsigned cha
 // without a per-thread copy of the parameter struct.
 template <uint32_t Capacity>
 __global__ void __launch_bounds__(kThreads) copy_tensors_kernel(const __grid_constant__ Launch<Capacity> launch) {
+  wait_for_producers();
   const uint32_t block = blockIdx.x;
   // Invariant: first_tile[lo] <= block < first_tile[hi] (first_tile[0] = 0, first_tile[count] =
   // gridDim.x); it ends on the pair that owns this block, skipping pairs without tiles.
@@ -100,7 +102,7 @@ void launch_pairs(cudaStream_t stream, const CopyPair* pairs, uint32_t n, const 
   launch.count = n;
   if (tiles == 0) return;  // only empty pairs
   // At most Capacity * (kCopyTensorsMaxPairBytes / kTileBytes) = 512 blocks.
-  copy_tensors_kernel<Capacity><<<tiles, kThreads, 0, stream>>>(launch);
+  launch_dependent(copy_tensors_kernel<Capacity>, tiles, kThreads, 0, stream, launch);
   check_launch(where);
 }
 

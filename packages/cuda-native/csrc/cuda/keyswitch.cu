@@ -9,6 +9,7 @@
 #include "common/acc128.h"
 #include "common/galois_index.h"
 #include "common/keyswitch_checks.h"
+#include "cuda/dependent_launch.h"
 #include "cuda/launch_check.h"
 
 namespace fhelium::cuda {
@@ -34,6 +35,7 @@ __global__ void __launch_bounds__(kThreads)
                      const uint64_t* __restrict__ keys, const Modulus* __restrict__ moduli,
                      uint32_t num_primes, uint32_t log_n, uint64_t galois_elt, bool accumulate,
                      uint64_t* __restrict__ out, LimbMap map) {
+  wait_for_producers();
   const uint32_t k = blockIdx.x * kThreads + threadIdx.x;
   const uint32_t l = blockIdx.y;
   const uint32_t p = map.prime[l];
@@ -95,9 +97,9 @@ void keyswitch_inner_product(const uint64_t* digits, std::size_t num_digits, std
   const LimbMap map = check_keyswitch(where, digits, num_digits, limbs, keys, limb_to_prime,
                                       moduli, num_primes, log_n, galois_elt, out);
   const dim3 grid((1u << log_n) / kThreads, static_cast<uint32_t>(limbs));
-  keyswitch_kernel<<<grid, kThreads, 0, stream>>>(
-      digits, static_cast<uint32_t>(num_digits), static_cast<uint32_t>(limbs), keys, moduli,
-      static_cast<uint32_t>(num_primes), log_n, galois_elt, accumulate, out, map);
+  launch_dependent(keyswitch_kernel, grid, kThreads, 0, stream, digits, static_cast<uint32_t>(num_digits),
+      static_cast<uint32_t>(limbs), keys, moduli, static_cast<uint32_t>(num_primes), log_n, galois_elt,
+      accumulate, out, map);
   check_launch(where);
 }
 

@@ -9,6 +9,7 @@
 #include "common/modarith_operand.h"
 #include "cuda/cuda_check.h"
 #include "cuda/device_context.h"
+#include "cuda/dependent_launch.h"
 #include "cuda/launch_check.h"
 #include "cuda/modarith_kernels.h"
 
@@ -47,6 +48,7 @@ struct RowIndex {
 
 template <typename Op>
 __global__ void rows_kernel(Op op, const Modulus* moduli, int64_t rows, int64_t limbs, int64_t n) {
+  wait_for_producers();
   for (int64_t r = blockIdx.y; r < rows; r += gridDim.y) {
     const RowIndex row{r / limbs, r % limbs, r * n};
     const Modulus m = moduli[row.limb];
@@ -128,6 +130,7 @@ constexpr uint32_t kUnroll = 4;
 template <typename F>
 __global__ void binary_rows_kernel(F f, uint64_t* out, const uint64_t* a, const uint64_t* b_data, uint32_t b_count,
                                    uint32_t b_stride, const Modulus* moduli, uint32_t rows, uint32_t limbs, uint32_t n) {
+  wait_for_producers();
   const uint32_t stride = gridDim.x * blockDim.x;
   for (uint32_t r = blockIdx.y; r < rows; r += gridDim.y) {
     const uint32_t batch = r / limbs;
@@ -202,6 +205,7 @@ __global__ void __launch_bounds__(kPairThreads) binary_pairs_kernel(F f, ulonglo
                                                                     const uint64_t* b_data, uint32_t b_count,
                                                                     uint32_t b_stride, const Modulus* moduli,
                                                                     uint32_t rows, uint32_t limbs, uint32_t n) {
+  wait_for_producers();
   const uint32_t pairs = n / 2;
   const uint32_t tile = kPairThreads * kPairs;
   for (uint32_t r = blockIdx.y; r < rows; r += gridDim.y) {
@@ -256,11 +260,11 @@ template <typename F, uint32_t kPairs>
 void launch_pairs(DeviceStream ds, F f, uint64_t* out, const uint64_t* a, BatchedOperand b, uint32_t count,
                   const Modulus* moduli, int64_t rows, int64_t limbs, int64_t n, int64_t tiles_per_row) {
   const int64_t by = rows < kMaxGridY ? rows : kMaxGridY;
-  binary_pairs_kernel<F, kPairs><<<dim3(static_cast<unsigned>(tiles_per_row), static_cast<unsigned>(by)),
-                                   dim3(kPairThreads), 0, static_cast<cudaStream_t>(ds.stream)>>>(
-      f, reinterpret_cast<ulonglong2*>(out), reinterpret_cast<const ulonglong2*>(a), b.data, count,
-      static_cast<uint32_t>(b.batch_stride), moduli, static_cast<uint32_t>(rows), static_cast<uint32_t>(limbs),
-      static_cast<uint32_t>(n));
+  launch_dependent(binary_pairs_kernel<F, kPairs>,
+      dim3(static_cast<unsigned>(tiles_per_row), static_cast<unsigned>(by)), dim3(kPairThreads), 0,
+      static_cast<cudaStream_t>(ds.stream), f, reinterpret_cast<ulonglong2*>(out),
+      reinterpret_cast<const ulonglong2*>(a), b.data, count, static_cast<uint32_t>(b.batch_stride), moduli,
+      static_cast<uint32_t>(rows), static_cast<uint32_t>(limbs), static_cast<uint32_t>(n));
 }
 
 // The fewest pairs per thread (1, 2 or 4) whose grid fits in one wave; beyond that, 4 pairs per
@@ -303,8 +307,8 @@ void launch_binary(DeviceStream ds, F f, uint64_t* out, const uint64_t* a, Batch
     launch_binary_pairs(ds, f, out, a, b, count, moduli, rows, limbs, n);
   } else {
     const RowGrid g = binary_grid(rows, n);
-    binary_rows_kernel<F><<<g.grid, g.block, 0, static_cast<cudaStream_t>(ds.stream)>>>(
-        f, out, a, b.data, count, static_cast<uint32_t>(b.batch_stride), moduli, static_cast<uint32_t>(rows),
+    launch_dependent(binary_rows_kernel<F>, g.grid, g.block, 0, static_cast<cudaStream_t>(ds.stream), f, out,
+        a, b.data, count, static_cast<uint32_t>(b.batch_stride), moduli, static_cast<uint32_t>(rows),
         static_cast<uint32_t>(limbs), static_cast<uint32_t>(n));
   }
   check_launch("cuda::modarith");
@@ -315,7 +319,8 @@ void launch(DeviceStream ds, Op op, const Modulus* moduli, int64_t batch, int64_
   const int64_t rows = batch * limbs;
   if (rows == 0 || n == 0) return;
   const RowGrid g = row_grid(rows, n);
-  rows_kernel<Op><<<g.grid, g.block, 0, static_cast<cudaStream_t>(ds.stream)>>>(op, moduli, rows, limbs, n);
+  launch_dependent(rows_kernel<Op>, g.grid, g.block, 0, static_cast<cudaStream_t>(ds.stream), op, moduli,
+      rows, limbs, n);
   FHELIUM_CUDA_CHECK(cudaGetLastError());
 }
 

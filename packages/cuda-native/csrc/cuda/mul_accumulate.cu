@@ -9,6 +9,7 @@
 
 #include "common/acc128.h"
 #include "common/galois_index.h"
+#include "cuda/dependent_launch.h"
 #include "cuda/launch_check.h"
 
 namespace fhelium::cuda {
@@ -26,6 +27,7 @@ __global__ void __launch_bounds__(kThreads)
     mul_accumulate_kernel(uint64_t* __restrict__ out, const MulAccumulateTerms terms, uint32_t count,
                           const Modulus* __restrict__ moduli, int64_t batch, int64_t limbs, int64_t n,
                           uint32_t log_n, uint64_t galois_elt, bool accumulate) {
+  wait_for_producers();
   const int64_t k = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
   if (k >= n) return;  // no block-wide synchronization below
   const int64_t s = galois_elt == 1 ? k : automorphism_ntt_source(static_cast<uint32_t>(k), log_n, galois_elt);
@@ -102,9 +104,8 @@ void mul_accumulate_mod(DeviceStream ds, uint64_t* out, const MulAccumulateTerms
   // y and z are grid-strided in the kernel, so any limb count and batch fit.
   const dim3 grid(static_cast<unsigned>(blocks_x), static_cast<unsigned>(limbs < kMaxGrid ? limbs : kMaxGrid),
                   static_cast<unsigned>(groups < kMaxGrid ? groups : kMaxGrid));
-  mul_accumulate_kernel<<<grid, kThreads, 0, static_cast<cudaStream_t>(ds.stream)>>>(
-      out, terms, static_cast<uint32_t>(count), moduli, batch, limbs, n, mul_accumulate_log_n(n), galois_elt,
-      accumulate);
+  launch_dependent(mul_accumulate_kernel, grid, kThreads, 0, static_cast<cudaStream_t>(ds.stream), out, terms,
+      static_cast<uint32_t>(count), moduli, batch, limbs, n, mul_accumulate_log_n(n), galois_elt, accumulate);
   check_launch(where);
 }
 

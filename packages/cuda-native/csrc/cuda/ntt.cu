@@ -26,6 +26,7 @@
 #include "common/ntt_checks.h"
 #include "cuda/device_context.h"
 #include "cuda/ntt_tile.h"
+#include "cuda/dependent_launch.h"
 #include "cuda/launch_check.h"
 
 namespace fhelium::cuda {
@@ -104,17 +105,19 @@ __global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3))) n
   uint64_t* dst = p.dst + b * p.dst_batch_stride + static_cast<std::size_t>(limb) * c.n;
   const TileGeom g{col, kCols, blockIdx.x * kCols + col, p.log_n - S};
 
+  // The twiddle staging reads only the read-only table, so it goes out before the wait for the
+  // producer kernel (dependent_launch.h); group 0's loads follow it, and both latencies overlap.
+  copy_async<16>(sh_tw, reinterpret_cast<const ulonglong2*>(c.tw), column_twiddles(S), tid, kThreadsHere, SameIndex{},
+                 SameIndex{});
+  wait_for_producers();
   uint64_t x[8];
   {
-    // Group 0's loads go out before the twiddle staging, so both latencies overlap.
     uint32_t lo;
     int q_lo, q_hi;
     group_bits<kFwd, S>(0, lo, q_lo, q_hi);
 #pragma unroll
     for (int v = 0; v < 8; ++v) x[v] = src[glob(g, slot_k(t, v, lo))];
   }
-  copy_async<16>(sh_tw, reinterpret_cast<const ulonglong2*>(c.tw), column_twiddles(S), tid, kThreadsHere, SameIndex{},
-                 SameIndex{});
   __pipeline_wait_prior(0);
   __syncthreads();
   c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
@@ -168,17 +171,8 @@ __global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles <
   uint64_t* dst = p.dst + b * p.dst_batch_stride + static_cast<std::size_t>(limb) * c.n;
   const TileGeom g{tile << S, 1u, static_cast<uint32_t>(block_off) + (tile << S), 0u};
 
-  uint64_t x[8];
-  if (kFwd && kStageTw) {
-    // Group 0 reads global memory directly; its loads go out before the twiddle staging.
-    uint32_t lo;
-    int q_lo, q_hi;
-    group_bits<kFwd, S>(0, lo, q_lo, q_hi);
-#pragma unroll
-    for (int v = 0; v < 8; ++v) x[v] = src[glob(g, slot_k(t, v, lo))];
-  } else if (!kFwd) {
-    copy_async<8>(sh, src + block_off, kWords, tid, kThreadsHere, Swizzled{}, SameIndex{});
-  }
+  // The twiddle staging reads only the read-only table, so it goes out before the wait for the
+  // producer kernel (dependent_launch.h).
   if (kStageTw) {
     c.tw_origin = static_cast<uint32_t>(block_off);
     // Staged entry e lies in bit gb's segment [W - (W >> gb), W - (W >> (gb + 1))), so
@@ -190,6 +184,18 @@ __global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles <
                      return (origin_entry >> (gb + 1)) + (e - chunk_twiddle_offset(kWords, gb));
                    });
     c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
+  }
+  wait_for_producers();
+  uint64_t x[8];
+  if (kFwd && kStageTw) {
+    // Group 0 reads global memory directly; its loads overlap the twiddle staging.
+    uint32_t lo;
+    int q_lo, q_hi;
+    group_bits<kFwd, S>(0, lo, q_lo, q_hi);
+#pragma unroll
+    for (int v = 0; v < 8; ++v) x[v] = src[glob(g, slot_k(t, v, lo))];
+  } else if (!kFwd) {
+    copy_async<8>(sh, src + block_off, kWords, tid, kThreadsHere, Swizzled{}, SameIndex{});
   }
   if (kStageTw || !kFwd) {
     __pipeline_wait_prior(0);
@@ -300,9 +306,11 @@ void launch_columns(const NttLaunch& p, uint32_t polys, int device, cudaStream_t
   constexpr uint32_t kNarrow = narrow_columns_per_block(S);
   const uint32_t columns = 1u << (p.log_n - S);
   if (polys * (columns / kCols) < kNarrowBelowBlocks) {
-    ntt_columns_kernel<kFwd, S, kNarrow><<<dim3(columns / kNarrow, polys), kNarrow << (S - 3), 0, stream>>>(p);
+    launch_dependent(ntt_columns_kernel<kFwd, S, kNarrow>, dim3(columns / kNarrow, polys),
+        dim3(kNarrow << (S - 3)), 0, stream, p);
   } else {
-    ntt_columns_kernel<kFwd, S, kCols><<<dim3(columns / kCols, polys), kCols << (S - 3), 0, stream>>>(p);
+    launch_dependent(ntt_columns_kernel<kFwd, S, kCols>, dim3(columns / kCols, polys), dim3(kCols << (S - 3)),
+        0, stream, p);
   }
 }
 
@@ -311,8 +319,8 @@ void launch_chunks(const NttLaunch& p, uint32_t polys, int device, cudaStream_t 
   once_per_device<ntt_chunks_kernel_tag<kFwd, S, kTiles, kStageTw>>(
       device, [] { prefer_shared_carveout(ntt_chunks_kernel<kFwd, S, kTiles, kStageTw>); });
   const uint32_t chunks = 1u << (p.log_n - S);
-  ntt_chunks_kernel<kFwd, S, kTiles, kStageTw>
-      <<<dim3(chunks / kTiles, polys), kTiles << (S - 3), 0, stream>>>(p);
+  launch_dependent(ntt_chunks_kernel<kFwd, S, kTiles, kStageTw>, dim3(chunks / kTiles, polys),
+      dim3(kTiles << (S - 3)), 0, stream, p);
 }
 
 // The two-phase chunk launch: full-width blocks, or narrow ones when few polynomials leave SMs idle.

@@ -4,6 +4,7 @@
 
 #include "common/rescale_checks.h"
 #include "common/rescale_core.h"
+#include "cuda/dependent_launch.h"
 #include "cuda/launch_check.h"
 #include "cuda/sub_scale.h"
 
@@ -18,6 +19,7 @@ __global__ void __launch_bounds__(kThreads)
     rescale_prepare_kernel(const uint64_t* __restrict__ last, std::size_t last_stride,
                            uint64_t* __restrict__ out, std::size_t out_stride, uint32_t log_n,
                            RescaleView t) {
+  wait_for_producers();
   const uint32_t k = blockIdx.x * kThreads + threadIdx.x;
   const uint32_t b = blockIdx.y;
   const uint64_t shifted = rescale_shifted(last[b * last_stride + k], t);
@@ -36,8 +38,8 @@ void rescale_prepare(const uint64_t* last, std::size_t last_batch_stride, uint64
   check_rescale_prepare(where, last, last_batch_stride, out, out_batch_stride, batch, log_n, t);
   require_grid_y(where, batch);
   const dim3 grid((1u << log_n) / kThreads, static_cast<uint32_t>(batch));
-  rescale_prepare_kernel<<<grid, kThreads, 0, stream>>>(last, last_batch_stride, out,
-                                                        out_batch_stride, log_n, t);
+  launch_dependent(rescale_prepare_kernel, grid, kThreads, 0, stream, last, last_batch_stride, out,
+      out_batch_stride, log_n, t);
   check_launch(where);
 }
 

@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include "common/sampling_checks.h"
+#include "cuda/dependent_launch.h"
 #include "cuda/launch_check.h"
 
 namespace fhelium::cuda {
@@ -26,6 +27,7 @@ __global__ void __launch_bounds__(kThreads)
                               uint32_t limbs, uint32_t log_n,
                               const Modulus* __restrict__ moduli,
                               const __grid_constant__ SamplingKey key) {
+  wait_for_producers();
   __shared__ uint64_t values[kUniformPerCta];
   const uint32_t x0 = blockIdx.x * kUniformPerCta;
   const uint32_t l = blockIdx.y;
@@ -51,6 +53,7 @@ __global__ void __launch_bounds__(kThreads)
                             uint32_t limbs, uint32_t log_n, const Modulus* __restrict__ moduli,
                             const __grid_constant__ SamplingKey key,
                             const __grid_constant__ SmallDistributions d) {
+  wait_for_producers();
   __shared__ int32_t values[kSmallPerCta];
   const uint32_t x0 = blockIdx.x * kSmallPerCta;
   const uint32_t l0 = blockIdx.y * kSmallLimbsPerCta;
@@ -93,8 +96,8 @@ void sample_uniform_mod(uint64_t* out, std::size_t batch_stride, std::size_t bat
   check_sample_uniform_mod(where, out, batch_stride, batch, limbs, log_n, moduli);
   const dim3 grid((1u << log_n) / kUniformPerCta, static_cast<uint32_t>(limbs),
                   static_cast<uint32_t>(batch));
-  sample_uniform_mod_kernel<<<grid, kThreads, 0, stream>>>(
-      out, batch_stride, static_cast<uint32_t>(limbs), log_n, moduli, key);
+  launch_dependent(sample_uniform_mod_kernel, grid, kThreads, 0, stream, out, batch_stride,
+      static_cast<uint32_t>(limbs), log_n, moduli, key);
   check_launch(where);
 }
 
@@ -106,8 +109,8 @@ void sample_small_mod(uint64_t* out, std::size_t batch_stride, std::size_t batch
   check_sample_small_mod(where, out, batch_stride, batch, limbs, log_n, moduli, distributions);
   const auto limb_groups = static_cast<uint32_t>((limbs + kSmallLimbsPerCta - 1) / kSmallLimbsPerCta);
   const dim3 grid((1u << log_n) / kSmallPerCta, limb_groups, static_cast<uint32_t>(batch));
-  sample_small_mod_kernel<<<grid, kThreads, 0, stream>>>(
-      out, batch_stride, static_cast<uint32_t>(limbs), log_n, moduli, key, distributions);
+  launch_dependent(sample_small_mod_kernel, grid, kThreads, 0, stream, out, batch_stride,
+      static_cast<uint32_t>(limbs), log_n, moduli, key, distributions);
   check_launch(where);
 }
 

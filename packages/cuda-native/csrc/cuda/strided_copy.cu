@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "cuda/cuda_check.h"
+#include "cuda/dependent_launch.h"
 #include "cuda/memory_ops.h"
 
 namespace fhelium::cuda {
@@ -10,6 +11,7 @@ namespace {
 
 template <typename T>
 __global__ void strided_copy_kernel(T* __restrict__ dst, const T* __restrict__ src, StridedCopy d) {
+  wait_for_producers();
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t linear = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; linear < d.numel;
        linear += stride) {
@@ -31,7 +33,7 @@ void launch(DeviceStream ds, void* dst, const void* src, const StridedCopy& d) {
   constexpr int kThreads = 256;
   const int64_t blocks64 = (d.numel + kThreads - 1) / kThreads;
   const unsigned blocks = static_cast<unsigned>(blocks64 < 65535 * 16 ? blocks64 : 65535 * 16);
-  strided_copy_kernel<T><<<blocks, kThreads, 0, static_cast<cudaStream_t>(ds.stream)>>>(
+  launch_dependent(strided_copy_kernel<T>, blocks, kThreads, 0, static_cast<cudaStream_t>(ds.stream),
       static_cast<T*>(dst), static_cast<const T*>(src), d);
   FHELIUM_CUDA_CHECK(cudaGetLastError());
 }

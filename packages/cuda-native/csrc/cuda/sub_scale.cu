@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include "common/basis_conversion_core.h"
+#include "cuda/dependent_launch.h"
 #include "cuda/launch_check.h"
 
 namespace fhelium::cuda::detail {
@@ -15,6 +16,7 @@ __global__ void __launch_bounds__(kThreads)
     sub_scale_kernel(const uint64_t* x, std::size_t x_stride, const uint64_t* c,
                      std::size_t c_stride, uint64_t* out, std::size_t out_stride, uint32_t limbs,
                      uint32_t log_n, const uint64_t* __restrict__ constants) {
+  wait_for_producers();
   const uint32_t limb = blockIdx.y % limbs;
   const uint32_t b = blockIdx.y / limbs;
   const uint64_t q = __ldg(constants + 3 * limb);
@@ -39,8 +41,8 @@ void launch_sub_scale(const uint64_t* x, std::size_t x_stride, const uint64_t* c
                       const uint64_t* constants, cudaStream_t stream, const char* where) {
   require_grid_y(where, batch * limbs);
   const dim3 grid((1u << log_n) / (2 * kThreads), static_cast<uint32_t>(batch * limbs));
-  sub_scale_kernel<<<grid, kThreads, 0, stream>>>(x, x_stride, c, c_stride, out, out_stride,
-                                                  static_cast<uint32_t>(limbs), log_n, constants);
+  launch_dependent(sub_scale_kernel, grid, kThreads, 0, stream, x, x_stride, c, c_stride, out, out_stride,
+      static_cast<uint32_t>(limbs), log_n, constants);
   check_launch(where);
 }
 
