@@ -10,9 +10,11 @@
 // may be read ahead of it. wait_for_producers() returns once the previous kernel has completed
 // and its writes are visible; it is a no-op when the kernel was not launched as a dependent.
 //
-// H200, a graph of 20 small dependent kernels: 0.2-0.25 us saved per kernel with the wait at the
-// kernel's start (tools/gpu bench of 2026-12-03). FHELIUM_PDL=0 launches every kernel the plain
-// way (read once per process), for comparison and as an escape hatch.
+// H200 (reports/gpu/2026-12-03T0742-*): a graph of 20 small dependent kernels saved 0.2-0.25 us
+// per kernel with the wait at the kernel's start (an early launch_dependents trigger saved no
+// more and slowed a compute-heavy chain); the replayed n14-l7 multiply + relinearize + rescale
+// went from 0.110 to 0.102 ms. FHELIUM_PDL=0 launches every kernel the plain way (read once per
+// process), for comparison and as an escape hatch.
 #pragma once
 
 #include <cuda_runtime.h>
