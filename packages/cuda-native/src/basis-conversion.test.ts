@@ -106,4 +106,49 @@ describe('modDownFinish (CPU)', () => {
       });
     }
   });
+
+  it('adds an addend with fewer batch entries in the same pass, in place into it too', () => {
+    using constants = modDownConstants(Q, P);
+    const extended = [...Q, ...P];
+    const x = randomPoly(extended, 2, N, 26n);
+    const c = randomPoly(Q, 2, N, 27n);
+    const a = randomPoly(Q, 1, N, 28n);
+    using tx = Tensor.fromArray(x, { shape: [2, extended.length, N] });
+    using xq = tx.narrow(1, 0, Q.length);
+    using tc = Tensor.fromArray(c, { shape: [2, Q.length, N] });
+    using ta = Tensor.fromArray(a, { shape: [Q.length, N] });
+    using plain = modDownFinish(xq, tc, constants);
+    using sum = modDownFinish(xq, tc, constants, { addend: ta });
+    const p = plain.toArray() as BigUint64Array;
+    const s = sum.toArray() as BigUint64Array;
+    for (let l = 0; l < Q.length; l++) {
+      for (const i of [0, 7, N - 1]) {
+        expect(s[l * N + i]).toBe(mod(p[l * N + i]! + a[l * N + i]!, Q[l]!));
+        expect(s[(Q.length + l) * N + i]).toBe(p[(Q.length + l) * N + i]);
+      }
+    }
+    // Both components, written over conv (out = conv exactly).
+    using both = Tensor.fromArray(randomPoly(Q, 2, N, 29n), { shape: [2, Q.length, N] });
+    const bothWords = both.toArray() as BigUint64Array;
+    modDownFinish(xq, tc, constants, { addend: both, out: tc });
+    const o = tc.toArray() as BigUint64Array;
+    for (let b = 0; b < 2; b++) {
+      for (let l = 0; l < Q.length; l++) {
+        const at = (b * Q.length + l) * N + 5;
+        expect(o[at]).toBe(mod(p[at]! + bothWords[at]!, Q[l]!));
+      }
+    }
+  });
+
+  it('refuses an addend with more batch entries, another N or too few limbs, before writing', () => {
+    using constants = modDownConstants(Q, P);
+    using x = Tensor.fromArray(randomPoly(Q, 1, N, 30n), { shape: [1, Q.length, N] });
+    using conv = Tensor.fromArray(randomPoly(Q, 1, N, 31n), { shape: [1, Q.length, N] });
+    const before = conv.toArray();
+    using two = Tensor.fromArray(randomPoly(Q, 2, N, 32n), { shape: [2, Q.length, N] });
+    using short = Tensor.fromArray(randomPoly(Q.slice(1), 1, N, 33n), { shape: [Q.length - 1, N] });
+    expect(() => modDownFinish(x, conv, constants, { addend: two, out: conv })).toThrow(/addend must have at most x's batch \(1\)/);
+    expect(() => modDownFinish(x, conv, constants, { addend: short, out: conv })).toThrow(new RegExp(`at least ${Q.length} limbs`));
+    expect(conv.toArray()).toEqual(before);
+  });
 });

@@ -91,6 +91,17 @@ export interface BasisConversionOptions {
   out?: Tensor;
 }
 
+/** Options of {@link modDownFinish}. */
+export interface ModDownFinishOptions extends BasisConversionOptions {
+  /**
+   * Added in the same pass (reduced, `[...k, ≥limbs, N]`, same N and device, k ≤ the batch of `x`):
+   * batch element b < k of the result also gets the addend's element b, later ones nothing. The
+   * other components of a ciphertext after a key switch: both after relinearization, component 0
+   * after a rotation. Default: none.
+   */
+  addend?: Tensor;
+}
+
 function checkTables(t: unknown, op: string): BasisConversionTables {
   if (!(t instanceof BasisConversionTables)) throw new TensorArgumentError(`${op}: tables must be BasisConversionTables, got ${String(t)}`);
   return t;
@@ -184,11 +195,12 @@ export function modDownConstants(qPrimes: readonly (bigint | number)[], pPrimes:
 
 /**
  * `out_i = (x_i − conv_i)·P^-1 mod q_i` for the `limbs = constants.shape[0]` limbs of `x` and
- * `conv` (both `[...batch, ≥limbs, N]` views; their first `limbs` limbs are used). Works in either
- * domain. `out` may be `x` or `conv` exactly (in place).
- * @throws {TensorArgumentError} (and subclasses) for bad operands, constants or output.
+ * `conv` (both `[...batch, ≥limbs, N]` views; their first `limbs` limbs are used), plus
+ * `options.addend` where given. Works in either domain. `out` may be `x`, `conv` or the addend
+ * exactly (in place).
+ * @throws {TensorArgumentError} (and subclasses) for bad operands, constants, addend or output.
  */
-export function modDownFinish(x: Tensor, conv: Tensor, constants: Tensor, options: BasisConversionOptions = {}): Tensor {
+export function modDownFinish(x: Tensor, conv: Tensor, constants: Tensor, options: ModDownFinishOptions = {}): Tensor {
   const op = 'modDownFinish';
   checkU64(x, 'x', op);
   checkU64(conv, 'conv', op);
@@ -206,8 +218,22 @@ export function modDownFinish(x: Tensor, conv: Tensor, constants: Tensor, option
       `${op}: x ${formatShape(x.shape)} and conv ${formatShape(conv.shape)} must have the same batch and N and at least ${limbs} limbs`,
     );
   }
+  const addend = options.addend === undefined ? null : checkU64(options.addend, 'addend', op);
+  const ga = addend === null ? null : polyGeometry(addend, 'addend', op);
+  if (addend !== null && ga !== null) {
+    sameDevice(addend, x, 'addend', 'x', op);
+    if (ga.limbs < limbs || ga.n !== gx.n || ga.batch > gx.batch) {
+      throw new ShapeMismatchError(
+        `${op}: addend must have at most x's batch (${gx.batch}), N = ${gx.n} and at least ${limbs} limbs, got ${formatShape(addend.shape)}`,
+      );
+    }
+  }
   const shape = [...x.shape.slice(0, -2), limbs, gx.n];
-  const { tensor: out, geometry: o } = outputOperand(options.out, shape, x, [x, conv], true, op);
-  kernels().modDownFinish(x._dev, x._ptr, gx.batchStride, conv._ptr, gc.batchStride, out._ptr, o.batchStride, gx.batch, limbs, log2(gx.n), constants._ptr);
+  const inputs = addend === null ? [x, conv] : [x, conv, addend];
+  const { tensor: out, geometry: o } = outputOperand(options.out, shape, x, inputs, true, op);
+  kernels().modDownFinish(
+    x._dev, x._ptr, gx.batchStride, conv._ptr, gc.batchStride, out._ptr, o.batchStride, gx.batch, limbs, log2(gx.n), constants._ptr,
+    addend === null ? 0n : addend._ptr, ga === null ? 0 : ga.batchStride, ga === null ? 0 : ga.batch,
+  );
   return out;
 }

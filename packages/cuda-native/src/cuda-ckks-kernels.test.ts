@@ -64,6 +64,9 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
     const x = up.select(0, 0).narrow(0, 0, Q.length);
     const xg = upG.select(0, 0).narrow(0, 0, Q.length);
     same(modDownFinish(x, a, c), modDownFinish(xg, ag, cg));
+    const addend = up.select(0, 1).narrow(0, 0, Q.length);
+    const addendG = upG.select(0, 1).narrow(0, 0, Q.length);
+    same(modDownFinish(x, a, c, { addend }), modDownFinish(xg, ag, cg, { addend: addendG }));
     const r = RescaleTables.build(Q);
     const rg = RescaleTables.build(Q, { device: 'cuda' });
     const last = a.narrow(0, Q.length - 1, 1);

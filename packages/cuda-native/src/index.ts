@@ -54,6 +54,7 @@ export {
   modDownFinish,
   type BasisConversionTablesOptions,
   type BasisConversionOptions,
+  type ModDownFinishOptions,
 } from './basis-conversion.js';
 export { RescaleTables, rescalePrepare, rescaleFinish, type RescaleTablesOptions, type RescaleOptions } from './rescale.js';
 export { keyswitchInnerProduct, type KeyswitchOptions } from './keyswitch.js';

@@ -58,7 +58,8 @@ export interface KernelBinding extends NativeBinding {
   ): void;
   modDownFinish(
     device: number, x: bigint, xBatchStride: number, conv: bigint, convBatchStride: number, out: bigint,
-    outBatchStride: number, batch: number, limbs: number, logN: number, constants: bigint,
+    outBatchStride: number, batch: number, limbs: number, logN: number, constants: bigint, addend: bigint,
+    addendBatchStride: number, addendCount: number,
   ): void;
   rescaleTablesBuild(primes: BigUint64Array): BuiltTables & { numDst: number };
   rescalePrepare(

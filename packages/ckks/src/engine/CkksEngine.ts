@@ -553,14 +553,9 @@ export class CkksEngine {
     checkKeyCovers(relinearizationKey, ct.level, op, 'relinearizationKey');
     const scope = new Scope();
     try {
-      const ks = keySwitch(this._tables, ct.level, this.parameters.alpha, ct._component(2), relinearizationKey.data);
-      try {
-        addMod(scope.narrow(ct.data, 0, 0, 2), ks, this._tables.levels[ct.level]!.moduliQ, { out: ks });
-        return this.wrapLike(ct, ks, ct.level, ct.scale, 2);
-      } catch (error) {
-        ks.dispose();
-        throw error;
-      }
+      const c01 = scope.narrow(ct.data, 0, 0, 2);
+      const ks = keySwitch(this._tables, ct.level, this.parameters.alpha, ct._component(2), relinearizationKey.data, c01);
+      return this.wrapLike(ct, ks, ct.level, ct.scale, 2);
     } finally {
       scope.dispose();
     }
@@ -696,15 +691,8 @@ export class CkksEngine {
     const scope = new Scope();
     try {
       const rotated = scope.add(automorphismNtt(ct.data, g));
-      const ks = keySwitch(this._tables, ct.level, this.parameters.alpha, scope.component(rotated, 1), keyData);
-      try {
-        const k0 = scope.component(ks, 0);
-        addMod(k0, scope.component(rotated, 0), this._tables.levels[ct.level]!.moduliQ, { out: k0 });
-        return this.wrapLike(ct, ks, ct.level, ct.scale, 2);
-      } catch (error) {
-        ks.dispose();
-        throw error;
-      }
+      const ks = keySwitch(this._tables, ct.level, this.parameters.alpha, scope.component(rotated, 1), keyData, scope.component(rotated, 0));
+      return this.wrapLike(ct, ks, ct.level, ct.scale, 2);
     } finally {
       scope.dispose();
     }
@@ -725,7 +713,6 @@ export class CkksEngine {
     const results: Ciphertext[] = [];
     const scope = new Scope();
     try {
-      const moduli = this._tables.levels[ct.level]!.moduliQ;
       const needsKeySwitch = keys.some((k) => k !== null);
       const digits = needsKeySwitch ? scope.add(modUpToDigits(this._tables, ct.level, this.parameters.alpha, ct._component(1))) : null;
       keys.forEach((key) => {
@@ -735,16 +722,8 @@ export class CkksEngine {
         }
         const inner = new Scope();
         try {
-          const ks = keySwitchDigits(this._tables, ct.level, digits!, key.data, key.galoisElement);
-          try {
-            const k0 = inner.component(ks, 0);
-            const c0 = inner.add(automorphismNtt(ct._component(0), key.galoisElement));
-            addMod(k0, c0, moduli, { out: k0 });
-            results.push(this.wrapLike(ct, ks, ct.level, ct.scale, 2));
-          } catch (error) {
-            ks.dispose();
-            throw error;
-          }
+          const c0 = inner.add(automorphismNtt(ct._component(0), key.galoisElement));
+          results.push(this.wrapLike(ct, keySwitchDigits(this._tables, ct.level, digits!, key.data, key.galoisElement, c0), ct.level, ct.scale, 2));
         } finally {
           inner.dispose();
         }

@@ -3,7 +3,8 @@
  *   1. ModUp: the polynomial to switch, over Q_l in NTT form, goes to coefficient form, each digit
  *      of alpha primes is extended to Q_l ∪ P (fast base conversion), and back to NTT form;
  *   2. the inner product of the digits with the key's digits (b_d, a_d) over Q_l ∪ P;
- *   3. ModDown: divide by P (convert the P limbs to Q_l, subtract, multiply by P^-1).
+ *   3. ModDown: divide by P (convert the P limbs to Q_l, subtract, multiply by P^-1), adding the
+ *      ciphertext's other components in the same pass when the caller passes them.
  * Hoisted rotations share step 1 and pass their Galois element to step 2, which reads the digits
  * through the automorphism; key switches whose results are summed can add their step-2 products
  * ({@link keySwitchInnerProductInto}) and share one step 3.
@@ -68,9 +69,11 @@ function forwardDigitsCpu(tables: EngineTables, level: number, alpha: number, c:
 
 /**
  * ModDown of `x` (`[2, l+1+K, N]`, NTT form over Q_l ∪ P): round-ish(x / P) over Q_l, `[2, l+1, N]`
- * in NTT form (within K + 1 of x / P per coefficient, absorbed as key-switching noise).
+ * in NTT form (within K + 1 of x / P per coefficient, absorbed as key-switching noise), plus
+ * `addend` (`[k, l+1, N]` or `[l+1, N]`, NTT form over Q_l, k ≤ 2: added to the first k
+ * components) when given, in the same kernel as the division.
  */
-export function modDown(tables: EngineTables, level: number, x: Tensor): Tensor {
+export function modDown(tables: EngineTables, level: number, x: Tensor, addend?: Tensor): Tensor {
   const lt = tables.levels[level]!;
   const k = tables.pMap.length;
   const s = new Scope();
@@ -79,7 +82,7 @@ export function modDown(tables: EngineTables, level: number, x: Tensor): Tensor 
     const conv = basisConvert(pCoeff, lt.modDownConversion);
     try {
       nttForward(conv, tables.ntt, { limbToPrime: lt.qMap, out: conv });
-      modDownFinish(s.narrow(x, 1, 0, level + 1), conv, lt.modDownConstants, { out: conv });
+      modDownFinish(s.narrow(x, 1, 0, level + 1), conv, lt.modDownConstants, { out: conv, addend });
     } catch (error) {
       conv.dispose();
       throw error;
@@ -114,22 +117,32 @@ export function keySwitchInnerProductInto(
  * The key-switched pair `[2, l+1, N]` (NTT form over Q_l) of ModUp'd `digits` under the key data
  * `keyData` (`[dnum, 2, L+1+K, N]`): (ks0, ks1) with ks0 + ks1·s ≈ c·s' for the key's s'. With a
  * Galois element g, the digits are read through X → X^g: the key switch of the rotated polynomial
- * for hoisted rotations (the key is then the one for g).
+ * for hoisted rotations (the key is then the one for g). `addend`: see {@link modDown}.
  */
-export function keySwitchDigits(tables: EngineTables, level: number, digits: Tensor, keyData: Tensor, galoisElement = 1): Tensor {
+export function keySwitchDigits(
+  tables: EngineTables,
+  level: number,
+  digits: Tensor,
+  keyData: Tensor,
+  galoisElement = 1,
+  addend?: Tensor,
+): Tensor {
   const inner = keySwitchInnerProductInto(tables, level, digits, keyData, galoisElement, null);
   try {
-    return modDown(tables, level, inner);
+    return modDown(tables, level, inner, addend);
   } finally {
     inner.dispose();
   }
 }
 
-/** ModUp, inner product and ModDown of `c` (`[l+1, N]`, NTT form) under `keyData`. */
-export function keySwitch(tables: EngineTables, level: number, alpha: number, c: Tensor, keyData: Tensor): Tensor {
+/**
+ * ModUp, inner product and ModDown of `c` (`[l+1, N]`, NTT form) under `keyData`, plus `addend`
+ * (see {@link modDown}).
+ */
+export function keySwitch(tables: EngineTables, level: number, alpha: number, c: Tensor, keyData: Tensor, addend?: Tensor): Tensor {
   const digits = modUpToDigits(tables, level, alpha, c);
   try {
-    return keySwitchDigits(tables, level, digits, keyData);
+    return keySwitchDigits(tables, level, digits, keyData, 1, addend);
   } finally {
     digits.dispose();
   }

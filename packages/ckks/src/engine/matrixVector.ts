@@ -285,13 +285,7 @@ export function matrixVector(ct: Ciphertext, options: MatrixVectorOptions): Ciph
       data = sumQ!;
       sumQ = null;
     } else {
-      data = modDown(tables, level, sumQP);
-      if (sumQHasComponent1) {
-        addMod(data, sumQ!, moduliQ, { out: data });
-      } else {
-        const d0 = scope.component(data, 0);
-        addMod(d0, scope.component(sumQ!, 0), moduliQ, { out: d0 });
-      }
+      data = modDown(tables, level, sumQP, sumQHasComponent1 ? sumQ! : scope.component(sumQ!, 0));
     }
     const product = new Ciphertext({
       parameters: engine.parameters,

@@ -158,7 +158,7 @@ napi_value mod_up_digits(Args& a) {
 FHELIUM_BINDING("modUpDigits", mod_up_digits)
 
 // modDownFinish(device, x, xBatchStride, conv, convBatchStride, out, outBatchStride, batch, limbs,
-//               logN, constants)
+//               logN, constants, addend, addendBatchStride, addendCount): addendCount 0 adds nothing.
 napi_value mod_down_finish(Args& a) {
   const int dev = a.i32(0);
   const auto* x = a.ptr<const uint64_t>(1);
@@ -171,8 +171,9 @@ napi_value mod_down_finish(Args& a) {
   const auto limbs = static_cast<std::size_t>(a.i64(8));
   const auto log_n = static_cast<uint32_t>(a.i32(9));
   const auto* constants = a.ptr<const uint64_t>(10);
-  FHELIUM_RUN_ON_STREAM_LAST(dev, mod_down_finish, x, x_stride, conv, conv_stride, out, out_stride, batch, limbs,
-                             log_n, constants);
+  const BatchedOperand addend{a.ptr<const uint64_t>(11), a.i64(13), a.i64(12)};
+  FHELIUM_RUN_ON_STREAM_LAST(dev, mod_down_finish_add, x, x_stride, conv, conv_stride, out, out_stride, batch, limbs,
+                             log_n, constants, addend);
   return nullptr;
 }
 FHELIUM_BINDING("modDownFinish", mod_down_finish)

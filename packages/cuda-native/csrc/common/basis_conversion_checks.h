@@ -9,6 +9,7 @@
 #include "common/basis_conversion_tables.h"
 #include "common/kernel_args.h"
 #include "common/limb_map.h"
+#include "common/modarith_operand.h"
 
 namespace fhelium {
 
@@ -127,6 +128,19 @@ inline void check_sub_scale(const char* where, const uint64_t* x, std::size_t x_
                    where, "batch strides >= limbs * N = " + std::to_string(poly),
                    std::to_string(x_stride) + ", " + std::to_string(c_stride) + ", " +
                        std::to_string(out_stride));
+}
+
+// The addend of mod_down_finish_add: none (count 0), or count <= batch entries of [limbs, N] at
+// batch_stride (>= limbs * N when count > 1).
+inline void check_addend(const char* where, const BatchedOperand& addend, std::size_t batch,
+                         std::size_t limbs, uint32_t log_n) {
+  if (addend.count == 0) return;
+  require_argument(addend.data != nullptr && addend.count >= 0 && static_cast<std::size_t>(addend.count) <= batch,
+                   where, "an addend with 1 to batch = " + std::to_string(batch) + " entries",
+                   std::to_string(addend.count) + (addend.data == nullptr ? " entries at a null pointer" : " entries"));
+  require_argument(addend.count == 1 || static_cast<std::size_t>(addend.batch_stride) >= (limbs << log_n), where,
+                   "an addend batch stride >= limbs * N = " + std::to_string(limbs << log_n),
+                   std::to_string(addend.batch_stride));
 }
 
 }  // namespace fhelium

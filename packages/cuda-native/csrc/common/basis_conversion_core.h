@@ -22,4 +22,12 @@ FHELIUM_HD uint64_t sub_then_scale(uint64_t x, uint64_t c, uint64_t q, uint64_t 
   return mul_mod_shoup(sub_mod(x, c, q), s, s_shoup, q);
 }
 
+// The same plus a reduced addend row (nullptr: none), element i: what ModDown followed by the
+// addition of a ciphertext's other components computes in one pass.
+FHELIUM_HD uint64_t sub_scale_add(uint64_t x, uint64_t c, const uint64_t* addend_row, uint32_t i, uint64_t q,
+                                  uint64_t s, uint64_t s_shoup) {
+  const uint64_t r = sub_then_scale(x, c, q, s, s_shoup);
+  return addend_row != nullptr ? add_mod(r, addend_row[i], q) : r;
+}
+
 }  // namespace fhelium

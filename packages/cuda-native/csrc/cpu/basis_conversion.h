@@ -19,6 +19,7 @@
 #include <cstdint>
 
 #include "common/basis_conversion_tables.h"
+#include "common/modarith_operand.h"
 
 namespace fhelium::cpu {
 
@@ -52,5 +53,15 @@ void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64
                      std::size_t conv_batch_stride, uint64_t* out, std::size_t out_batch_stride,
                      std::size_t batch, std::size_t limbs, uint32_t log_n,
                      const uint64_t* constants);
+
+// mod_down_finish plus a reduced addend in the same pass: batch element b < addend.count also
+// adds the addend's [limbs, N] entry b (the other components of a ciphertext after a key switch:
+// both of a relinearized one, component 0 of a rotated one); later elements add nothing. out may
+// equal x, conv or the addend's entry. Throws Error(Argument) as mod_down_finish, and for an
+// addend with more entries than batch, a null pointer, or a stride below limbs * N.
+void mod_down_finish_add(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* conv,
+                         std::size_t conv_batch_stride, uint64_t* out, std::size_t out_batch_stride,
+                         std::size_t batch, std::size_t limbs, uint32_t log_n,
+                         const uint64_t* constants, BatchedOperand addend);
 
 }  // namespace fhelium::cpu

@@ -7,7 +7,7 @@ namespace fhelium::cpu::detail {
 
 void sub_scale(const uint64_t* x, std::size_t x_stride, const uint64_t* c, std::size_t c_stride,
                uint64_t* out, std::size_t out_stride, std::size_t batch, std::size_t limbs,
-               uint32_t log_n, const uint64_t* constants) {
+               uint32_t log_n, const uint64_t* constants, BatchedOperand addend) {
   // Threads take whole rows (limb l of batch element b). The sizes are locals of each range:
   // captured ones could alias the uint64 outputs and would be reloaded after every store.
   parallel_for(batch * limbs, grain_for(std::size_t{6} << log_n), [&](std::size_t begin, std::size_t end) {
@@ -18,7 +18,8 @@ void sub_scale(const uint64_t* x, std::size_t x_stride, const uint64_t* c, std::
       const uint64_t* xl = x + b * x_stride + l * n;
       const uint64_t* cl = c + b * c_stride + l * n;
       uint64_t* ol = out + b * out_stride + l * n;
-      for (std::size_t i = 0; i < n; ++i) ol[i] = sub_then_scale(xl[i], cl[i], q, s, s_shoup);
+      const uint64_t* al = addend.row(static_cast<int64_t>(b), static_cast<int64_t>(l), static_cast<int64_t>(n));
+      for (std::size_t i = 0; i < n; ++i) ol[i] = sub_scale_add(xl[i], cl[i], al, static_cast<uint32_t>(i), q, s, s_shoup);
     }
   });
 }

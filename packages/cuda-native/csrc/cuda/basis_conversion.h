@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "common/basis_conversion_tables.h"
+#include "common/modarith_operand.h"
 #include "common/cuda_stream.h"
 
 namespace fhelium::cuda {
@@ -32,5 +33,10 @@ void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64
                      std::size_t conv_batch_stride, uint64_t* out, std::size_t out_batch_stride,
                      std::size_t batch, std::size_t limbs, uint32_t log_n,
                      const uint64_t* constants, cudaStream_t stream);
+
+void mod_down_finish_add(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* conv,
+                         std::size_t conv_batch_stride, uint64_t* out, std::size_t out_batch_stride,
+                         std::size_t batch, std::size_t limbs, uint32_t log_n,
+                         const uint64_t* constants, BatchedOperand addend, cudaStream_t stream);
 
 }  // namespace fhelium::cuda

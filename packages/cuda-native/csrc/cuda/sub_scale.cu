@@ -15,7 +15,7 @@ constexpr uint32_t kThreads = 256;
 __global__ void __launch_bounds__(kThreads)
     sub_scale_kernel(const uint64_t* x, std::size_t x_stride, const uint64_t* c,
                      std::size_t c_stride, uint64_t* out, std::size_t out_stride, uint32_t limbs,
-                     uint32_t log_n, const uint64_t* __restrict__ constants) {
+                     uint32_t log_n, const uint64_t* __restrict__ constants, BatchedOperand addend) {
   wait_for_producers();
   const uint32_t limb = blockIdx.y % limbs;
   const uint32_t b = blockIdx.y / limbs;
@@ -26,9 +26,10 @@ __global__ void __launch_bounds__(kThreads)
   const uint64_t* xl = x + b * x_stride + off;
   const uint64_t* cl = c + b * c_stride + off;
   uint64_t* ol = out + b * out_stride + off;
+  const uint64_t* al = addend.row(b, limb, int64_t{1} << log_n);
   const uint32_t i = blockIdx.x * (2 * kThreads) + threadIdx.x;
-  const uint64_t r0 = sub_then_scale(xl[i], cl[i], q, s, s_shoup);
-  const uint64_t r1 = sub_then_scale(xl[i + kThreads], cl[i + kThreads], q, s, s_shoup);
+  const uint64_t r0 = sub_scale_add(xl[i], cl[i], al, i, q, s, s_shoup);
+  const uint64_t r1 = sub_scale_add(xl[i + kThreads], cl[i + kThreads], al, i + kThreads, q, s, s_shoup);
   ol[i] = r0;
   ol[i + kThreads] = r1;
 }
@@ -38,11 +39,12 @@ __global__ void __launch_bounds__(kThreads)
 void launch_sub_scale(const uint64_t* x, std::size_t x_stride, const uint64_t* c,
                       std::size_t c_stride, uint64_t* out, std::size_t out_stride,
                       std::size_t batch, std::size_t limbs, uint32_t log_n,
-                      const uint64_t* constants, cudaStream_t stream, const char* where) {
+                      const uint64_t* constants, BatchedOperand addend, cudaStream_t stream,
+                      const char* where) {
   require_grid_y(where, batch * limbs);
   const dim3 grid((1u << log_n) / (2 * kThreads), static_cast<uint32_t>(batch * limbs));
   launch_dependent(sub_scale_kernel, grid, kThreads, 0, stream, x, x_stride, c, c_stride, out, out_stride,
-      static_cast<uint32_t>(limbs), log_n, constants);
+      static_cast<uint32_t>(limbs), log_n, constants, addend);
   check_launch(where);
 }
 
