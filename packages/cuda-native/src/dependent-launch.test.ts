@@ -23,28 +23,22 @@ interface Kernel {
   body: string;
 }
 
-/** The index just past the parenthesis that closes the one at `open`. */
-function closeParen(text: string, open: number): number {
+/** The index just past the `close` bracket that matches the `open` bracket at `at`. */
+function closing(text: string, at: number, open = '(', close = ')'): number {
   let depth = 0;
-  for (let i = open; i < text.length; i++) {
-    if (text[i] === '(') depth++;
-    else if (text[i] === ')' && --depth === 0) return i + 1;
+  for (let i = at; i < text.length; i++) {
+    if (text[i] === open) depth++;
+    else if (text[i] === close && --depth === 0) return i + 1;
   }
-  throw new Error(`unbalanced parentheses from offset ${open}`);
+  throw new Error(`unbalanced ${open}${close} from offset ${at}`);
 }
 
 /** `body` without the bodies of the lambdas it defines (their `return`s are not the kernel's). */
 function withoutLambdaBodies(body: string): string {
   let out = body;
   for (let m = /\[[^[\]]*\]\s*\(/.exec(out); m !== null; m = /\[[^[\]]*\]\s*\(/.exec(out)) {
-    const open = out.indexOf('{', closeParen(out, m.index + m[0].length - 1));
-    let depth = 0;
-    let close = open;
-    for (; close < out.length; close++) {
-      if (out[close] === '{') depth++;
-      else if (out[close] === '}' && --depth === 0) break;
-    }
-    out = out.slice(0, m.index) + 'LAMBDA' + out.slice(close + 1);
+    const open = out.indexOf('{', closing(out, m.index + m[0].length - 1));
+    out = out.slice(0, m.index) + 'LAMBDA' + out.slice(closing(out, open, '{', '}'));
   }
   return out;
 }
@@ -55,18 +49,11 @@ function kernelsOf(file: string, text: string): Kernel[] {
   for (const match of text.matchAll(/__global__\s+void\s+/g)) {
     let at = match.index + match[0].length;
     const bounds = /^__launch_bounds__\s*\(/.exec(text.slice(at));
-    if (bounds !== null) at = closeParen(text, at + bounds[0].length - 1);
+    if (bounds !== null) at = closing(text, at + bounds[0].length - 1);
     const name = /^\s*(\w+)\s*\(/.exec(text.slice(at));
     if (name === null) throw new Error(`${file}: cannot read the kernel name at offset ${at}`);
-    const params = closeParen(text, at + name[0].length - 1);
-    const open = text.indexOf('{', params);
-    let depth = 0;
-    let close = open;
-    for (; close < text.length; close++) {
-      if (text[close] === '{') depth++;
-      else if (text[close] === '}' && --depth === 0) break;
-    }
-    kernels.push({ file, name: name[1]!, body: text.slice(open + 1, close) });
+    const open = text.indexOf('{', closing(text, at + name[0].length - 1));
+    kernels.push({ file, name: name[1]!, body: text.slice(open + 1, closing(text, open, '{', '}') - 1) });
   }
   return kernels;
 }
