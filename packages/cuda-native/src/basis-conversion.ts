@@ -218,22 +218,25 @@ export function modDownFinish(x: Tensor, conv: Tensor, constants: Tensor, option
       `${op}: x ${formatShape(x.shape)} and conv ${formatShape(conv.shape)} must have the same batch and N and at least ${limbs} limbs`,
     );
   }
-  const addend = options.addend === undefined ? null : checkU64(options.addend, 'addend', op);
-  const ga = addend === null ? null : polyGeometry(addend, 'addend', op);
-  if (addend !== null && ga !== null) {
-    sameDevice(addend, x, 'addend', 'x', op);
+  // The addend as the binding takes it (pointer, batch stride, entries); 0 entries add nothing.
+  const inputs = [x, conv];
+  let addend: readonly [bigint, number, number] = [0n, 0, 0];
+  if (options.addend !== undefined) {
+    const a = checkU64(options.addend, 'addend', op);
+    const ga = polyGeometry(a, 'addend', op);
+    sameDevice(a, x, 'addend', 'x', op);
     if (ga.limbs < limbs || ga.n !== gx.n || ga.batch > gx.batch) {
       throw new ShapeMismatchError(
-        `${op}: addend must have at most x's batch (${gx.batch}), N = ${gx.n} and at least ${limbs} limbs, got ${formatShape(addend.shape)}`,
+        `${op}: addend must have at most x's batch (${gx.batch}), N = ${gx.n} and at least ${limbs} limbs, got ${formatShape(a.shape)}`,
       );
     }
+    inputs.push(a);
+    addend = [a._ptr, ga.batchStride, ga.batch];
   }
   const shape = [...x.shape.slice(0, -2), limbs, gx.n];
-  const inputs = addend === null ? [x, conv] : [x, conv, addend];
   const { tensor: out, geometry: o } = outputOperand(options.out, shape, x, inputs, true, op);
   kernels().modDownFinish(
-    x._dev, x._ptr, gx.batchStride, conv._ptr, gc.batchStride, out._ptr, o.batchStride, gx.batch, limbs, log2(gx.n), constants._ptr,
-    addend === null ? 0n : addend._ptr, ga === null ? 0 : ga.batchStride, ga === null ? 0 : ga.batch,
+    x._dev, x._ptr, gx.batchStride, conv._ptr, gc.batchStride, out._ptr, o.batchStride, gx.batch, limbs, log2(gx.n), constants._ptr, ...addend,
   );
   return out;
 }

@@ -172,7 +172,7 @@ napi_value mod_down_finish(Args& a) {
   const auto log_n = static_cast<uint32_t>(a.i32(9));
   const auto* constants = a.ptr<const uint64_t>(10);
   const BatchedOperand addend{a.ptr<const uint64_t>(11), a.i64(13), a.i64(12)};
-  FHELIUM_RUN_ON_STREAM_LAST(dev, mod_down_finish_add, x, x_stride, conv, conv_stride, out, out_stride, batch, limbs,
+  FHELIUM_RUN_ON_STREAM_LAST(dev, mod_down_finish, x, x_stride, conv, conv_stride, out, out_stride, batch, limbs,
                              log_n, constants, addend);
   return nullptr;
 }

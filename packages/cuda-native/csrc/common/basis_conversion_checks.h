@@ -130,7 +130,7 @@ inline void check_sub_scale(const char* where, const uint64_t* x, std::size_t x_
                        std::to_string(out_stride));
 }
 
-// The addend of mod_down_finish_add: none (count 0), or count <= batch entries of [limbs, N] at
+// The addend of mod_down_finish: none (count 0), or count <= batch entries of [limbs, N] at
 // batch_stride (>= limbs * N when count > 1).
 inline void check_addend(const char* where, const BatchedOperand& addend, std::size_t batch,
                          std::size_t limbs, uint32_t log_n) {

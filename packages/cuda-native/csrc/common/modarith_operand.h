@@ -23,4 +23,7 @@ struct BatchedOperand {
   }
 };
 
+// An operand of no batch elements: reads as zero everywhere (mod_down_finish without an addend).
+inline constexpr BatchedOperand kNoAddend{nullptr, 0, 0};
+
 }  // namespace fhelium

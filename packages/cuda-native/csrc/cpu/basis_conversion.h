@@ -47,21 +47,16 @@ void mod_up_digits(const uint64_t* in, std::size_t in_limbs, std::size_t digit_s
                    uint32_t log_n, const BasisConversionView* tables);
 
 // out_i = (x_i - conv_i) * constants[i].s mod constants[i].q for limbs i < limbs, with
-// constants = mod_down_constants(Q_l, P) ([limbs][3] words: q, s, shoup(s)). Works in either
-// domain (NTT form in hybrid key switching). out may equal x or conv.
+// constants = mod_down_constants(Q_l, P) ([limbs][3] words: q, s, shoup(s)), plus a reduced
+// addend in the same pass: batch element b < addend.count also adds the addend's [limbs, N] entry
+// b (the other components of a ciphertext after a key switch: both of a relinearized one,
+// component 0 of a rotated one); later elements add nothing, and an addend of count 0 (kNoAddend)
+// none. Works in either domain (NTT form in hybrid key switching). out may equal x, conv or the
+// addend's entry. Throws Error(Argument) for bad geometry, and for an addend with more entries
+// than batch, a null pointer, or a stride below limbs * N.
 void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* conv,
                      std::size_t conv_batch_stride, uint64_t* out, std::size_t out_batch_stride,
                      std::size_t batch, std::size_t limbs, uint32_t log_n,
-                     const uint64_t* constants);
-
-// mod_down_finish plus a reduced addend in the same pass: batch element b < addend.count also
-// adds the addend's [limbs, N] entry b (the other components of a ciphertext after a key switch:
-// both of a relinearized one, component 0 of a rotated one); later elements add nothing. out may
-// equal x, conv or the addend's entry. Throws Error(Argument) as mod_down_finish, and for an
-// addend with more entries than batch, a null pointer, or a stride below limbs * N.
-void mod_down_finish_add(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* conv,
-                         std::size_t conv_batch_stride, uint64_t* out, std::size_t out_batch_stride,
-                         std::size_t batch, std::size_t limbs, uint32_t log_n,
-                         const uint64_t* constants, BatchedOperand addend);
+                     const uint64_t* constants, BatchedOperand addend);
 
 }  // namespace fhelium::cpu

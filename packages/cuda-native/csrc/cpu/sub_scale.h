@@ -1,4 +1,4 @@
-// Internal: the elementwise (x - c) * s mod q loop behind mod_down_finish(_add) and
+// Internal: the elementwise (x - c) * s mod q loop behind mod_down_finish and
 // rescale_finish, plus an addend (count 0: none; see common/modarith_operand.h).
 #pragma once
 

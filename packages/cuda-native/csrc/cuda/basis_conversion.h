@@ -32,11 +32,6 @@ void mod_up_digits(const uint64_t* in, std::size_t in_limbs, std::size_t digit_s
 void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* conv,
                      std::size_t conv_batch_stride, uint64_t* out, std::size_t out_batch_stride,
                      std::size_t batch, std::size_t limbs, uint32_t log_n,
-                     const uint64_t* constants, cudaStream_t stream);
-
-void mod_down_finish_add(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* conv,
-                         std::size_t conv_batch_stride, uint64_t* out, std::size_t out_batch_stride,
-                         std::size_t batch, std::size_t limbs, uint32_t log_n,
-                         const uint64_t* constants, BatchedOperand addend, cudaStream_t stream);
+                     const uint64_t* constants, BatchedOperand addend, cudaStream_t stream);
 
 }  // namespace fhelium::cuda

@@ -24,10 +24,10 @@
 #include "common/limb_map.h"
 #include "common/ntt_butterfly.h"
 #include "common/ntt_checks.h"
-#include "cuda/device_context.h"
-#include "cuda/ntt_tile.h"
 #include "cuda/dependent_launch.h"
+#include "cuda/device_context.h"
 #include "cuda/launch_check.h"
+#include "cuda/ntt_tile.h"
 
 namespace fhelium::cuda {
 namespace {

@@ -52,7 +52,7 @@ void rescale_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64_
   check_sub_scale(where, x, x_batch_stride, t_ntt, t_batch_stride, out, out_batch_stride, batch,
                   t.num_dst, log_n, t.finish);
   detail::launch_sub_scale(x, x_batch_stride, t_ntt, t_batch_stride, out, out_batch_stride, batch,
-                           t.num_dst, log_n, t.finish, BatchedOperand{nullptr, 0, 0}, stream, where);
+                           t.num_dst, log_n, t.finish, kNoAddend, stream, where);
 }
 
 }  // namespace fhelium::cuda

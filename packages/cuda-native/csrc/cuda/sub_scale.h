@@ -1,4 +1,4 @@
-// Internal: launches the elementwise (x - c) * s mod q kernel behind mod_down_finish(_add) and
+// Internal: launches the elementwise (x - c) * s mod q kernel behind mod_down_finish and
 // rescale_finish, plus an addend (count 0: none). Arguments already checked by the caller
 // (check_sub_scale, check_addend).
 #pragma once

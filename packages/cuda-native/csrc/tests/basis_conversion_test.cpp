@@ -141,7 +141,7 @@ void run_basis_conversion_tests(Counter& c) {
     cpu::ntt_forward(conv_out.data(), 0, conv_out.data(), 0, 1, lq, q_map.data(),
                      ntt.host_view());
     cpu::mod_down_finish(x_ntt.data(), 0, conv_out.data(), 0, out.data(), 0, 1, lq, log_n,
-                         constants.data());
+                         constants.data(), kNoAddend);
     cpu::ntt_inverse(out.data(), 0, out_coeff.data(), 0, 1, lq, q_map.data(), ntt.host_view());
 
     const BigUint kpq = product(all).mul(lp);  // K * P * Q_l
@@ -162,8 +162,8 @@ void run_basis_conversion_tests(Counter& c) {
     }
     c.check(ok, "ModDown (INTT, convert, NTT, finish) == (X - lift(X mod P)) / P exactly");
 
-    // mod_down_finish_add over a batch of 2 with a one-entry addend: entry 0 gets the addend added
-    // mod q_i, entry 1 equals mod_down_finish; an addend with more entries than the batch is
+    // mod_down_finish over a batch of 2 with a one-entry addend: entry 0 gets the addend added
+    // mod q_i, entry 1 equals mod_down_finish without an addend; an addend with more entries than the batch is
     // refused before anything is written.
     std::vector<uint64_t> x2(2 * lq * n), conv2(2 * lq * n), addend(lq * n);
     fill_random(x2, 2, lq, n, q, q_map.data());
@@ -171,9 +171,9 @@ void run_basis_conversion_tests(Counter& c) {
     fill_random(addend, 1, lq, n, q, q_map.data());
     std::vector<uint64_t> plain(2 * lq * n), summed(2 * lq * n, 7);
     cpu::mod_down_finish(x2.data(), lq * n, conv2.data(), lq * n, plain.data(), lq * n, 2, lq, log_n,
-                         constants.data());
-    cpu::mod_down_finish_add(x2.data(), lq * n, conv2.data(), lq * n, summed.data(), lq * n, 2, lq, log_n,
-                             constants.data(), BatchedOperand{addend.data(), 1, 0});
+                         constants.data(), kNoAddend);
+    cpu::mod_down_finish(x2.data(), lq * n, conv2.data(), lq * n, summed.data(), lq * n, 2, lq, log_n,
+                         constants.data(), BatchedOperand{addend.data(), 1, 0});
     bool add_ok = true;
     for (std::size_t i = 0; i < lq; ++i) {
       for (std::size_t k = 0; k < n; ++k) {
@@ -181,18 +181,18 @@ void run_basis_conversion_tests(Counter& c) {
         add_ok = add_ok && summed[(lq + i) * n + k] == plain[(lq + i) * n + k];
       }
     }
-    c.check(add_ok, "mod_down_finish_add == mod_down_finish + addend on the addend's entries only");
+    c.check(add_ok, "mod_down_finish with an addend == without + addend on the addend's entries only");
     std::vector<uint64_t> untouched(2 * lq * n, 7);
     bool refused = false;
     try {
-      cpu::mod_down_finish_add(x2.data(), lq * n, conv2.data(), lq * n, untouched.data(), lq * n, 2, lq, log_n,
-                               constants.data(), BatchedOperand{addend.data(), 3, static_cast<int64_t>(lq * n)});
+      cpu::mod_down_finish(x2.data(), lq * n, conv2.data(), lq * n, untouched.data(), lq * n, 2, lq, log_n,
+                           constants.data(), BatchedOperand{addend.data(), 3, static_cast<int64_t>(lq * n)});
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::Argument) throw;
       refused = true;
     }
     c.check(refused && untouched == std::vector<uint64_t>(2 * lq * n, 7),
-            "mod_down_finish_add with more addend entries than the batch rejected, output untouched");
+            "mod_down_finish with more addend entries than the batch rejected, output untouched");
   }
 
   // Bad arguments.

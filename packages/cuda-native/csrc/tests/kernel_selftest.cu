@@ -368,11 +368,11 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
            d_conv, launch, stream, reps);
     std::vector<uint64_t> fin(2 * lq * n);
     cpu::mod_down_finish(x2.data(), lall * n, conv.data(), lq * n, fin.data(), lq * n, 2, lq,
-                         log_n, down_consts.data());
+                         log_n, down_consts.data(), kNoAddend);
     DeviceWords d_fin(fin.size());
     auto launch_f = [&] {
       cuda::mod_down_finish(d_x2.get(), lall * n, d_conv.get(), lq * n, d_fin.get(), lq * n, 2, lq,
-                            log_n, d_down_consts.get(), stream);
+                            log_n, d_down_consts.get(), kNoAddend, stream);
     };
     launch_f();
     record(ps, "mod_down_finish", shape_of(2, lq, log_n), fin, d_fin, launch_f, stream, reps);
@@ -514,7 +514,7 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
     cpu::basis_convert(pc.data(), lp * n, conv.data(), lq * n, 2, log_n, down.host_view());
     cpu::ntt_forward(conv.data(), lq * n, conv.data(), lq * n, 2, lq, map_q.data(), hv);
     cpu::mod_down_finish(ks.data(), lall * n, conv.data(), lq * n, out.data(), lq * n, 2, lq,
-                         log_n, down_consts.data());
+                         log_n, down_consts.data(), kNoAddend);
 
     DeviceWords g_coeff(d_coeff.size()), g_up(up.size()), g_ks(ks.size()), g_pc(pc.size()),
         g_conv(conv.size()), g_out(out.size());
@@ -530,7 +530,7 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
                           down.view(d_down.get()), stream);
       cuda::ntt_forward(ds, g_conv.get(), lq * n, g_conv.get(), lq * n, 2, lq, map_q.data(), dv);
       cuda::mod_down_finish(g_ks.get(), lall * n, g_conv.get(), lq * n, g_out.get(), lq * n, 2, lq,
-                            log_n, d_down_consts.get(), stream);
+                            log_n, d_down_consts.get(), kNoAddend, stream);
     };
     launch();
     record(ps, "keyswitch core (sequence)", std::to_string(dnum) + " digits, " + shape_of(2, lq, log_n),

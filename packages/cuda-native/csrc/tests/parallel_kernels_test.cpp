@@ -129,7 +129,7 @@ void basis_conversion(Counter& c) {
   fill_random(conv_out, 3, limbs, kN, q, map.data());
   check_same_bits(c, "mod_down_finish 3 x 7 limbs", 3 * limbs * kN, [&](std::vector<uint64_t>& out) {
     cpu::mod_down_finish(x.data(), limbs * kN, conv_out.data(), limbs * kN, out.data(), limbs * kN, 3,
-                         limbs, kLogN, constants.data());
+                         limbs, kLogN, constants.data(), kNoAddend);
   });
 }
 

@@ -65,9 +65,9 @@ void mod_up_digits(const uint64_t* in, std::size_t in_limbs, std::size_t digit_s
 }
 void mod_down_finish(const uint64_t* x, std::size_t a, const uint64_t* c, std::size_t b, uint64_t* out,
                      std::size_t o, std::size_t batch, std::size_t limbs, uint32_t log_n,
-                     const uint64_t* k, cudaStream_t) {
+                     const uint64_t* k, BatchedOperand addend, cudaStream_t) {
   grid_y(batch * limbs);
-  cpu::mod_down_finish(x, a, c, b, out, o, batch, limbs, log_n, k);
+  cpu::mod_down_finish(x, a, c, b, out, o, batch, limbs, log_n, k, addend);
 }
 void rescale_prepare(const uint64_t* last, std::size_t a, uint64_t* out, std::size_t b,
                      std::size_t batch, uint32_t log_n, const RescaleView& t, cudaStream_t) {
