@@ -69,13 +69,34 @@ const ops = {
   },
   matrixVector256: () => [matrixVector(vec, { engine, diagonals, rotationKeys: keys.rotationKeys })],
 };
+/**
+ * Milliseconds that the work `run()` enqueues takes: between two CUDA events on `stream`, or by the
+ * wall clock on the CPU (`stream` null).
+ */
+function timedMs(stream, run) {
+  if (stream === null) {
+    const t0 = process.hrtime.bigint();
+    run();
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  }
+  const e0 = new native.Event();
+  const e1 = new native.Event();
+  e0.record(stream);
+  run();
+  e1.record(stream);
+  e1.synchronize();
+  const ms = e0.elapsedMs(e1);
+  e0.dispose();
+  e1.dispose();
+  return ms;
+}
 if (op === 'steps' || op === 'graphSteps') {
   const t = engine._tables;
   const level = engine.maxLevel;
   const lt = t.levels[level];
   const alpha = engine.parameters.alpha;
   const c1 = a._component(1);
-  const { Event, Stream, nttInverse, nttForward, modUpDigits, keyswitchInnerProduct, basisConvert, modDownFinish, automorphismNtt, mulMod, addMod, mulAccumulateMod } = native;
+  const { Stream, nttInverse, nttForward, modUpDigits, keyswitchInnerProduct, basisConvert, modDownFinish, automorphismNtt, mulMod, addMod, mulAccumulateMod } = native;
   const coeff = nttInverse(c1, t.ntt, { limbToPrime: lt.qMap });
   const digits = modUpDigits(coeff, lt.modUp, alpha);
   nttForward(digits, t.ntt, { limbToPrime: lt.qpMap, out: digits });
@@ -140,13 +161,9 @@ if (op === 'steps' || op === 'graphSteps') {
         for (let i = 0; i < GRAPH_REPEAT; i += 1) f()?.dispose();
       });
       for (let i = 0; i < 3; i += 1) graph.replay(stream);
-      const e0 = new Event();
-      const e1 = new Event();
-      e0.record(stream);
-      for (let i = 0; i < reps; i += 1) graph.replay(stream);
-      e1.record(stream);
-      e1.synchronize();
-      const ms = e0.elapsedMs(e1);
+      const ms = timedMs(stream, () => {
+        for (let i = 0; i < reps; i += 1) graph.replay(stream);
+      });
       console.log(`  ${name.padEnd(40)} ${((ms * 1000) / (reps * GRAPH_REPEAT)).toFixed(2)} µs per step in a graph`);
       graph.dispose();
     }
@@ -154,15 +171,10 @@ if (op === 'steps' || op === 'graphSteps') {
   }
   for (const [name, f] of Object.entries(steps)) {
     for (let i = 0; i < 5; i += 1) { const o = f(); if (o) o.dispose(); }
-    const e0 = onCpu ? null : new Event();
-    const e1 = onCpu ? null : new Event();
-    const t0 = process.hrtime.bigint();
-    e0?.record(stream);
     // Each output is released at once, as a pipeline would: the caching allocator reuses its block.
-    for (let i = 0; i < reps; i += 1) f()?.dispose();
-    e1?.record(stream);
-    e1?.synchronize();
-    const ms = onCpu ? Number(process.hrtime.bigint() - t0) / 1e6 : e0.elapsedMs(e1);
+    const ms = timedMs(stream, () => {
+      for (let i = 0; i < reps; i += 1) f()?.dispose();
+    });
     console.log(`  ${name.padEnd(34)} ${((ms * 1000) / reps).toFixed(2)} µs`);
   }
   process.exit(0);
