@@ -116,6 +116,12 @@ if (op === 'steps' || op === 'graphSteps') {
     'nttInverse c1 [l+1,N]': () => nttInverse(c1, t.ntt, { limbToPrime: lt.qMap }),
     'modUpDigits': () => modUpDigits(coeff, lt.modUp, alpha),
     'nttForward digits [D,l+1+K,N]': () => { nttForward(digits, t.ntt, { limbToPrime: lt.qpMap, out: digits }); return null; },
+    // What the engine runs: ModUp copies the own limbs from the NTT form, the transform skips them.
+    'modUpDigits own limbs from NTT form': () => modUpDigits(coeff, lt.modUp, alpha, { ownLimbsFrom: c1 }),
+    'nttForward digits, own limbs skipped': () => {
+      nttForward(digits, t.ntt, { limbToPrime: lt.qpMap, out: digits, skipDigitLimbs: { digitSize: alpha, qLimbs: level + 1 } });
+      return null;
+    },
     'keyswitchInnerProduct': () => keyswitchInnerProduct(digits, keys.relinearizationKey.data, t.moduli, { limbToPrime: lt.qpMap }),
     'nttInverse P part [2,K,N]': () => nttInverse(pSlice, t.ntt, { limbToPrime: t.pMap }),
     'basisConvert P->Q [2,l+1,N]': () => basisConvert(pCoeff, lt.modDownConversion),

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BasisConversionTables, basisConvert, modDownConstants, modDownFinish, modUp, modUpDigits } from './basis-conversion.js';
 import { crt, mod, nttPrimes, powMod, randomPoly } from './ckks-kernels.test-helpers.js';
 import { ShapeMismatchError, TensorArgumentError } from './errors.js';
+import { NttTables, nttForward } from './ntt.js';
 import { Tensor } from './tensor.js';
 
 const LOG_N = 10;
@@ -80,6 +81,35 @@ describe('modUp / modUpDigits (CPU)', () => {
       expect(row.toArray()).toEqual(one.toArray());
     });
     expect(() => modUpDigits(a, tables.slice(0, 2), 2)).toThrow(/make 3 digits, got 2 tables/);
+    tables.forEach((t) => t.dispose());
+  });
+
+  it('copies the digits\' own limbs from ownLimbsFrom: with the NTT form and a skipping transform, the full transform', () => {
+    const QP = [...Q, ...P];
+    using ntt = NttTables.build(LOG_N, QP);
+    const data = randomPoly(Q, 1, N, 24n);
+    using a = Tensor.fromArray(data, { shape: [Q.length, N] });
+    using aNtt = nttForward(a, ntt);
+    const tables = [0, 2, 4].map((b) => BasisConversionTables.modUp(Q, P, b, Math.min(b + 2, Q.length)));
+    using plain = modUpDigits(a, tables, 2);
+    using viaNtt = modUpDigits(a, tables, 2, { ownLimbsFrom: aNtt });
+    const p = plain.toArray() as BigUint64Array;
+    const v = viaNtt.toArray() as BigUint64Array;
+    const own = aNtt.toArray() as BigUint64Array;
+    for (let d = 0; d < 3; d++) {
+      for (let l = 0; l < QP.length; l++) {
+        const at = (d * QP.length + l) * N;
+        const mine = l >= 2 * d && l < Math.min(2 * d + 2, Q.length);
+        expect(v.subarray(at, at + N), `digit ${d} limb ${l}`).toEqual(mine ? own.subarray(l * N, (l + 1) * N) : p.subarray(at, at + N));
+      }
+    }
+    nttForward(plain, ntt, { out: plain });
+    nttForward(viaNtt, ntt, { out: viaNtt, skipDigitLimbs: { digitSize: 2, qLimbs: Q.length } });
+    expect(viaNtt.toArray()).toEqual(plain.toArray());
+    using short = Tensor.empty([Q.length - 1, N], { dtype: 'uint64' });
+    expect(() => modUpDigits(a, tables, 2, { ownLimbsFrom: short })).toThrow(/ownLimbsFrom must be shaped like a/);
+    using out = Tensor.empty([3, QP.length, N], { dtype: 'uint64' });
+    expect(() => modUpDigits(a, tables, 2, { ownLimbsFrom: out.select(0, 0).narrow(0, 0, Q.length), out })).toThrow(/out overlaps an input/);
     tables.forEach((t) => t.dispose());
   });
 });

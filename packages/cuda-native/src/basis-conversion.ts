@@ -91,6 +91,17 @@ export interface BasisConversionOptions {
   out?: Tensor;
 }
 
+/** Options of {@link modUpDigits}. */
+export interface ModUpDigitsOptions extends BasisConversionOptions {
+  /**
+   * `[inLimbs, N]` limbs (same N and device as `a`, disjoint from the output) that each digit's own
+   * limbs are copied from instead of `a`'s. Given the NTT form of the polynomial whose coefficient
+   * form `a` is, the digits' own limbs come out in NTT form already, and `nttForward` with
+   * `skipDigitLimbs` completes the digits without transforming them again. Default: `a`.
+   */
+  ownLimbsFrom?: Tensor;
+}
+
 /** Options of {@link modDownFinish}. */
 export interface ModDownFinishOptions extends BasisConversionOptions {
   /**
@@ -152,7 +163,7 @@ export function modUp(a: Tensor, tables: BasisConversionTables, digitBegin: numb
  * @throws {TensorArgumentError} (and subclasses) when the tables do not tile the limbs as digits
  *   of `digitSize`, or for a bad operand or output.
  */
-export function modUpDigits(a: Tensor, tables: readonly BasisConversionTables[], digitSize: number, options: BasisConversionOptions = {}): Tensor {
+export function modUpDigits(a: Tensor, tables: readonly BasisConversionTables[], digitSize: number, options: ModUpDigitsOptions = {}): Tensor {
   const op = 'modUpDigits';
   checkU64(a, 'a', op);
   const g = polyGeometry(a, 'a', op);
@@ -177,8 +188,17 @@ export function modUpDigits(a: Tensor, tables: readonly BasisConversionTables[],
     ptrs[d] = t.tensor._ptr;
     words[d] = t._words;
   });
-  const { tensor: out, geometry: o } = outputOperand(options.out, [numDigits, outLimbs, g.n], a, [a], false, op);
-  kernels().modUpDigits(a._dev, layouts, ptrs, words, a._ptr, g.limbs, digitSize, out._ptr, o.batchStride, log2(g.n));
+  const own = options.ownLimbsFrom === undefined ? null : checkU64(options.ownLimbsFrom, 'ownLimbsFrom', op);
+  if (own !== null) {
+    sameDevice(own, a, 'ownLimbsFrom', 'a', op);
+    const go = polyGeometry(own, 'ownLimbsFrom', op);
+    if (go.batch !== 1 || go.limbs !== g.limbs || go.n !== g.n) {
+      throw new ShapeMismatchError(`${op}: ownLimbsFrom must be shaped like a (${formatShape(a.shape)}), got ${formatShape(own.shape)}`);
+    }
+  }
+  const inputs = own === null ? [a] : [a, own];
+  const { tensor: out, geometry: o } = outputOperand(options.out, [numDigits, outLimbs, g.n], a, inputs, false, op);
+  kernels().modUpDigits(a._dev, layouts, ptrs, words, a._ptr, g.limbs, digitSize, out._ptr, o.batchStride, log2(g.n), own === null ? 0n : own._ptr);
   return out;
 }
 

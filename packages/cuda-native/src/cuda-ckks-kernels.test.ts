@@ -39,6 +39,14 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
       same(f, inPlace);
       nttInverse(inPlace, gpuT, { out: inPlace });
       same(a, inPlace);
+      // The own limbs of ModUp'd digits left as they are (digits of 2 over 3 limbs: batch element 0
+      // skips limbs 0 and 1, element 1 limb 2), the other limbs transformed.
+      const skipDigitLimbs = { digitSize: 2, qLimbs: 3 };
+      const skippedCpu = a.clone();
+      const skippedGpu = ag.clone();
+      nttForward(skippedCpu, cpuT, { out: skippedCpu, skipDigitLimbs });
+      nttForward(skippedGpu, gpuT, { out: skippedGpu, skipDigitLimbs });
+      same(skippedCpu, skippedGpu);
       same(automorphismNtt(f, 5), automorphismNtt(fg, 5));
       const m = modulusTable(primes);
       const mg = modulusTable(primes, { device: 'cuda' });
@@ -59,6 +67,8 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
     const up = modUpDigits(a, digits, 2);
     const upG = modUpDigits(ag, digitsG, 2);
     same(up, upG);
+    const own = Tensor.fromArray(randomPoly(Q, 1, n, 4n), { shape: [Q.length, n] });
+    same(modUpDigits(a, digits, 2, { ownLimbsFrom: own }), modUpDigits(ag, digitsG, 2, { ownLimbsFrom: own.to('cuda') }));
     const c = modDownConstants(Q, P);
     const cg = modDownConstants(Q, P, { device: 'cuda' });
     const x = up.select(0, 0).narrow(0, 0, Q.length);

@@ -43,7 +43,7 @@ export { Stream, withStream, type StreamOptions } from './stream.js';
 export { TensorStorage } from './storage.js';
 export { copyTensors, TensorCopyBatch, type CopyTensorsOptions } from './copy-tensors.js';
 export { Tensor, type EmptyOptions, type FromArrayOptions, type CopyOptions, type ToOptions } from './tensor.js';
-export { NttTables, nttForward, nttInverse, type NttTablesOptions, type NttOptions } from './ntt.js';
+export { NttTables, nttForward, nttInverse, type NttDigitSkip, type NttForwardOptions, type NttTablesOptions, type NttOptions } from './ntt.js';
 export { automorphismNtt, automorphismCoeff, type AutomorphismOptions, type AutomorphismCoeffOptions } from './automorphism.js';
 export {
   BasisConversionTables,
@@ -55,6 +55,7 @@ export {
   type BasisConversionTablesOptions,
   type BasisConversionOptions,
   type ModDownFinishOptions,
+  type ModUpDigitsOptions,
 } from './basis-conversion.js';
 export { RescaleTables, rescalePrepare, rescaleFinish, type RescaleTablesOptions, type RescaleOptions } from './rescale.js';
 export { keyswitchInnerProduct, type KeyswitchOptions } from './keyswitch.js';

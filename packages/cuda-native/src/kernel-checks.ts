@@ -28,12 +28,12 @@ export interface KernelBinding extends NativeBinding {
   nttForward(
     device: number, layout: TableLayout, tablesPtr: bigint, tablesWords: number,
     input: bigint, inBatchStride: number, out: bigint, outBatchStride: number, batch: number, limbs: number,
-    limbToPrime: Uint32Array,
+    limbToPrime: Uint32Array, skipDigitSize: number, skipQLimbs: number,
   ): void;
   nttInverse(
     device: number, layout: TableLayout, tablesPtr: bigint, tablesWords: number,
     input: bigint, inBatchStride: number, out: bigint, outBatchStride: number, batch: number, limbs: number,
-    limbToPrime: Uint32Array,
+    limbToPrime: Uint32Array, skipDigitSize: 0, skipQLimbs: 0,
   ): void;
   automorphismNtt(device: number, input: bigint, out: bigint, batch: number, limbs: number, logN: number, galoisElement: bigint): void;
   automorphismCoeff(
@@ -55,6 +55,7 @@ export interface KernelBinding extends NativeBinding {
   modUpDigits(
     device: number, layouts: TableLayout[], tablesPtrs: BigUint64Array, tablesWords: Float64Array,
     input: bigint, inLimbs: number, digitSize: number, out: bigint, outDigitStride: number, logN: number,
+    ownFrom: bigint,
   ): void;
   modDownFinish(
     device: number, x: bigint, xBatchStride: number, conv: bigint, convBatchStride: number, out: bigint,

@@ -63,6 +63,36 @@ describe('nttForward / nttInverse (CPU)', () => {
     }
   });
 
+  it('skips the own limbs of ModUp\'d digits in place and transforms every other limb', () => {
+    using tables = NttTables.build(LOG_N, PRIMES);
+    // Three digit blocks of 4 limbs (3 over Q, 1 over P) with digits of 2 over the 3 Q limbs: block
+    // 0 skips limbs 0 and 1, block 1 skips limb 2, block 2 (past the Q limbs) skips nothing.
+    const data = randomPoly(PRIMES, 3, N, 13n);
+    using a = Tensor.fromArray(data, { shape: [3, PRIMES.length, N] });
+    using full = nttForward(a, tables);
+    nttForward(a, tables, { out: a, skipDigitLimbs: { digitSize: 2, qLimbs: 3 } });
+    const got = a.toArray() as BigUint64Array;
+    const want = full.toArray() as BigUint64Array;
+    const skipped = [[0, 1], [2], []];
+    for (let b = 0; b < 3; b++) {
+      for (let l = 0; l < PRIMES.length; l++) {
+        const at = (b * PRIMES.length + l) * N;
+        const expected = skipped[b]!.includes(l) ? data : want;
+        expect(got.subarray(at, at + N), `block ${b} limb ${l}`).toEqual(expected.subarray(at, at + N));
+      }
+    }
+  });
+
+  it('refuses a digit skip that is malformed or not in place, before allocating', () => {
+    using tables = NttTables.build(LOG_N, PRIMES);
+    using a = Tensor.fromArray(randomPoly(PRIMES, 1, N, 3n), { shape: [PRIMES.length, N] });
+    using other = Tensor.empty([PRIMES.length, N], { dtype: 'uint64' });
+    expect(() => nttForward(a, tables, { skipDigitLimbs: { digitSize: 2, qLimbs: 3 } })).toThrow(/needs out to be a \(in place\)/);
+    expect(() => nttForward(a, tables, { out: other, skipDigitLimbs: { digitSize: 2, qLimbs: 3 } })).toThrow(/in place/);
+    expect(() => nttForward(a, tables, { out: a, skipDigitLimbs: { digitSize: 0, qLimbs: 3 } })).toThrow(/positive integer digitSize/);
+    expect(() => nttForward(a, tables, { out: a, skipDigitLimbs: { digitSize: 2, qLimbs: 5 } })).toThrow(/qLimbs in \[0, 4\]/);
+  });
+
   it('multiplies negacyclically: INTT(NTT(a) * NTT(b)) = a * b mod X^N + 1', () => {
     const q = PRIMES[0]!;
     using tables = NttTables.build(LOG_N, [q]);

@@ -79,7 +79,43 @@ export interface NttOptions {
   out?: Tensor;
 }
 
-function transform(kind: 'nttForward' | 'nttInverse', a: Tensor, tables: NttTables, options: NttOptions): Tensor {
+/**
+ * The limbs of ModUp'd digits that {@link nttForward} leaves as they are: in batch element d,
+ * limbs `[d·digitSize, min((d+1)·digitSize, qLimbs))`, digit d's own limbs in the layout of
+ * `modUpDigits`. Those are the polynomial's own limbs, whose NTT form `modUpDigits` can copy
+ * (`ownLimbsFrom`), so the transform need not compute them again.
+ */
+export interface NttDigitSkip {
+  /** Limbs per digit (alpha), a positive integer. */
+  digitSize: number;
+  /** Limbs over Q (l + 1) at the start of each digit block, at most the limb count. */
+  qLimbs: number;
+}
+
+/** Options of {@link nttForward}. */
+export interface NttForwardOptions extends NttOptions {
+  /** Limbs of ModUp'd digits to leave as they are; needs `out` to be `a` (in place). Default: none. */
+  skipDigitLimbs?: NttDigitSkip;
+}
+
+/** The binding's skip arguments for `skip` (0, 0: none), after checking it against `a` and `out`. */
+function digitSkipArguments(skip: NttDigitSkip | undefined, a: Tensor, out: Tensor | undefined, limbs: number): [number, number] {
+  if (skip === undefined) return [0, 0];
+  const op = 'nttForward';
+  if (typeof skip !== 'object' || skip === null) {
+    throw new TensorArgumentError(`${op}: skipDigitLimbs must be an object { digitSize, qLimbs }, got ${String(skip)}`);
+  }
+  const { digitSize, qLimbs } = skip;
+  if (!Number.isInteger(digitSize) || digitSize < 1 || !Number.isInteger(qLimbs) || qLimbs < 0 || qLimbs > limbs) {
+    throw new TensorArgumentError(
+      `${op}: skipDigitLimbs needs a positive integer digitSize and an integer qLimbs in [0, ${limbs}] (the limb count), got ${String(digitSize)} and ${String(qLimbs)}`,
+    );
+  }
+  if (out !== a) throw new TensorArgumentError(`${op}: skipDigitLimbs leaves limbs as they are, so it needs out to be a (in place)`);
+  return [digitSize, qLimbs];
+}
+
+function transform(kind: 'nttForward' | 'nttInverse', a: Tensor, tables: NttTables, options: NttForwardOptions): Tensor {
   checkU64(a, 'a', kind);
   if (!(tables instanceof NttTables)) throw new TensorArgumentError(`${kind}: tables must be NttTables, got ${String(tables)}`);
   tables._checkFor(a, kind);
@@ -88,17 +124,23 @@ function transform(kind: 'nttForward' | 'nttInverse', a: Tensor, tables: NttTabl
     throw new TensorArgumentError(`${kind}: a has N = ${g.n} but the tables are for N = 2^${tables.logN} = ${2 ** tables.logN}`);
   }
   const map = limbMap(options.limbToPrime, g.limbs, tables.numPrimes, kind);
+  // Checked before the output is allocated, so a refused skip allocates nothing.
+  const skip = kind === 'nttForward' ? digitSkipArguments(options.skipDigitLimbs, a, options.out, g.limbs) : null;
   const { tensor: out, geometry: o } = outputOperand(options.out, a.shape, a, [a], true, kind);
-  kernels()[kind](a._dev, tables._layout, tables.tensor._ptr, tables._words, a._ptr, g.batchStride, out._ptr, o.batchStride, g.batch, g.limbs, map);
+  const args = [a._dev, tables._layout, tables.tensor._ptr, tables._words, a._ptr, g.batchStride, out._ptr, o.batchStride, g.batch, g.limbs, map] as const;
+  if (skip === null) kernels().nttInverse(...args, 0, 0);
+  else kernels().nttForward(...args, ...skip);
   return out;
 }
 
 /**
  * Forward negacyclic NTT of every limb of `a` (`[...batch, limbs, N]`, coefficients reduced mod
- * their limb's prime). Returns the output (fully reduced evaluations in bit-reversed order).
- * @throws {TensorArgumentError} (and subclasses) for a bad operand, limb map, device or table mismatch.
+ * their limb's prime), but the limbs of `options.skipDigitLimbs`. Returns the output (fully reduced
+ * evaluations in bit-reversed order).
+ * @throws {TensorArgumentError} (and subclasses) for a bad operand, limb map, device or table
+ *   mismatch, or a digit skip that is malformed or not in place.
  */
-export function nttForward(a: Tensor, tables: NttTables, options: NttOptions = {}): Tensor {
+export function nttForward(a: Tensor, tables: NttTables, options: NttForwardOptions = {}): Tensor {
   return transform('nttForward', a, tables, options);
 }
 

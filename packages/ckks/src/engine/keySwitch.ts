@@ -20,15 +20,18 @@ import type { EngineTables } from './tables.js';
  * D_l = the digits with limbs at level l. The caller owns the result. Digits of a polynomial can
  * be permuted by an automorphism afterwards (hoisting): the conversion error is a multiple of the
  * digit modulus either way, which the inner product cancels.
+ *
+ * A digit's own limbs are c's limbs unchanged: ModUp copies them from c itself, already in NTT
+ * form, and the forward transform skips them (alpha of the l+1+K transforms of every digit, one
+ * launch for all digits on either backend).
  */
 export function modUpToDigits(tables: EngineTables, level: number, alpha: number, c: Tensor): Tensor {
   const lt = tables.levels[level]!;
   const coeff = nttInverse(c, tables.ntt, { limbToPrime: lt.qMap });
   try {
-    const digits = modUpDigits(coeff, lt.modUp, alpha);
+    const digits = modUpDigits(coeff, lt.modUp, alpha, { ownLimbsFrom: c });
     try {
-      if (c.device === 'cpu') forwardDigitsCpu(tables, level, alpha, c, digits);
-      else nttForward(digits, tables.ntt, { limbToPrime: lt.qpMap, out: digits });
+      nttForward(digits, tables.ntt, { limbToPrime: lt.qpMap, out: digits, skipDigitLimbs: { digitSize: alpha, qLimbs: level + 1 } });
     } catch (error) {
       digits.dispose();
       throw error;
@@ -36,34 +39,6 @@ export function modUpToDigits(tables: EngineTables, level: number, alpha: number
     return digits;
   } finally {
     coeff.dispose();
-  }
-}
-
-/**
- * The forward NTT of ModUp'd digits on the CPU, skipping each digit's own limbs: ModUp copies them
- * verbatim from the coefficient form of `c`, so their NTT is exactly c's limbs (the transforms are
- * exact inverses), which are copied instead. Saves alpha of the l+1+K transforms per digit. On CUDA
- * one batched transform of every digit (one launch) is cheaper than 2·D smaller ones.
- */
-function forwardDigitsCpu(tables: EngineTables, level: number, alpha: number, c: Tensor, digits: Tensor): void {
-  const lt = tables.levels[level]!;
-  const total = lt.qpMap.length;
-  const s = new Scope();
-  try {
-    for (let d = 0; d < lt.modUp.length; d += 1) {
-      const begin = d * alpha;
-      const end = Math.min(begin + alpha, level + 1);
-      const digit = s.component(digits, d);
-      if (begin > 0) {
-        const head = s.narrow(digit, 0, 0, begin);
-        nttForward(head, tables.ntt, { limbToPrime: lt.qpMap.subarray(0, begin), out: head });
-      }
-      s.narrow(digit, 0, begin, end - begin).copy_(s.narrow(c, 0, begin, end - begin));
-      const tail = s.narrow(digit, 0, end, total - end);
-      nttForward(tail, tables.ntt, { limbToPrime: lt.qpMap.subarray(end), out: tail });
-    }
-  } finally {
-    s.dispose();
   }
 }
 

@@ -124,7 +124,8 @@ napi_value mod_up(Args& a) {
 FHELIUM_BINDING("modUp", mod_up)
 
 // modUpDigits(device, layouts: external[], tablesPtrs: BigUint64Array, tablesWords: Float64Array,
-//             in, inLimbs, digitSize, out, outDigitStride, logN)
+//             in, inLimbs, digitSize, out, outDigitStride, logN, ownFrom): ownFrom 0 copies the
+//             digits' own limbs from `in`.
 napi_value mod_up_digits(Args& a) {
   const int dev = a.i32(0);
   napi_value layouts = a.at(1);
@@ -151,8 +152,9 @@ napi_value mod_up_digits(Args& a) {
   auto* out = a.ptr<uint64_t>(7);
   const auto out_digit_stride = static_cast<std::size_t>(a.i64(8));
   const auto log_n = static_cast<uint32_t>(a.i32(9));
-  FHELIUM_RUN_ON_STREAM_LAST(dev, mod_up_digits, in, in_limbs, digit_size, num_digits, out, out_digit_stride, log_n,
-                             views);
+  const auto* own_from = a.ptr<const uint64_t>(10);
+  FHELIUM_RUN_ON_STREAM_LAST(dev, mod_up_digits, in, own_from, in_limbs, digit_size, num_digits, out, out_digit_stride,
+                             log_n, views);
   return nullptr;
 }
 FHELIUM_BINDING("modUpDigits", mod_up_digits)

@@ -3,6 +3,8 @@
 // kernels' own checks are the backstop. See kernel_binding_util.h for table layouts.
 #include "binding/binding.h"
 #include "binding/kernel_binding_util.h"
+#include "common/limb_map.h"
+#include "common/ntt_digit_skip.h"
 #include "common/ntt_tables.h"
 #include "cpu/ntt.h"
 
@@ -60,7 +62,9 @@ NttTablesView ntt_view(Args& a, std::size_t layout_arg, std::size_t ptr_arg, std
 }
 
 // nttForward / nttInverse(device, layout, tablesPtr, tablesWords, in, inBatchStride, out,
-//                         outBatchStride, batch, limbs, limbToPrime: Uint32Array)
+//                         outBatchStride, batch, limbs, limbToPrime: Uint32Array,
+//                         skipDigitSize, skipQLimbs): the NttDigitSkip of the forward transform
+//                         (0, 0 skips nothing; the inverse refuses any other).
 template <bool Forward>
 napi_value ntt_transform(Args& a) {
   const int dev = a.i32(0);
@@ -75,8 +79,14 @@ napi_value ntt_transform(Args& a) {
   FHELIUM_CHECK(map.length == limbs, Argument,
                 "NTT kernels: the limb map has " + std::to_string(map.length) + " entries for " + std::to_string(limbs) +
                     " limbs");
+  const int64_t skip_size = a.i64(11);
+  const int64_t skip_limbs = a.i64(12);
+  FHELIUM_CHECK(skip_size >= 0 && skip_limbs >= 0 && skip_size <= static_cast<int64_t>(kMaxLimbs) &&
+                    skip_limbs <= static_cast<int64_t>(kMaxLimbs) && (Forward || skip_size == 0),
+                Argument, "NTT kernels: a digit skip of the forward transform with sizes in [0, 128]");
+  const NttDigitSkip skip{static_cast<uint32_t>(skip_size), static_cast<uint32_t>(skip_limbs)};
   if (Forward) {
-    FHELIUM_RUN_ON(dev, ntt_forward, in, in_stride, out, out_stride, batch, limbs, map.data, view);
+    FHELIUM_RUN_ON(dev, ntt_forward, in, in_stride, out, out_stride, batch, limbs, map.data, view, skip);
   } else {
     FHELIUM_RUN_ON(dev, ntt_inverse, in, in_stride, out, out_stride, batch, limbs, map.data, view);
   }

@@ -79,7 +79,7 @@ inline void check_mod_up(const char* where, const uint64_t* in, std::size_t in_s
                    span_words(batch, out_stride, out_limbs, log_n));
 }
 
-inline void check_mod_up_digits(const char* where, const uint64_t* in, std::size_t in_limbs,
+inline void check_mod_up_digits(const char* where, const uint64_t* in, const uint64_t* own_from, std::size_t in_limbs,
                                 std::size_t digit_size, std::size_t num_digits,
                                 const uint64_t* out, std::size_t out_digit_stride, uint32_t log_n,
                                 const BasisConversionView* tables) {
@@ -110,6 +110,10 @@ inline void check_mod_up_digits(const char* where, const uint64_t* in, std::size
                    std::to_string(out_digit_stride));
   require_disjoint(where, in, in_limbs << log_n, out,
                    span_words(num_digits, out_digit_stride, out_limbs, log_n));
+  if (own_from != nullptr) {
+    require_disjoint(where, own_from, in_limbs << log_n, out,
+                     span_words(num_digits, out_digit_stride, out_limbs, log_n));
+  }
 }
 
 // For mod_down_finish and rescale_finish: x, c, out of `limbs` limbs; out may equal x or c.

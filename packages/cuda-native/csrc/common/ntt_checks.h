@@ -8,6 +8,7 @@
 
 #include "common/kernel_args.h"
 #include "common/limb_map.h"
+#include "common/ntt_digit_skip.h"
 #include "common/ntt_tables.h"
 
 namespace fhelium {
@@ -35,6 +36,17 @@ inline LimbMap check_ntt_arguments(const char* where, const uint64_t* in,
                      "partially overlapping buffers");
   }
   return make_limb_map(where, limb_to_prime, limbs, tables.num_primes);
+}
+
+// A skip leaves limbs as they are, so it needs the transform in place; q_limbs <= limbs.
+inline void check_ntt_digit_skip(const char* where, const NttDigitSkip& skip, const uint64_t* in,
+                                 std::size_t in_batch_stride, const uint64_t* out,
+                                 std::size_t out_batch_stride, std::size_t batch, std::size_t limbs) {
+  if (skip.digit_size == 0) return;
+  require_argument(in == out && (batch == 1 || in_batch_stride == out_batch_stride), where,
+                   "an in-place transform (in == out) when digit limbs are skipped", "distinct in and out");
+  require_argument(skip.q_limbs <= limbs, where, "q_limbs <= limbs = " + std::to_string(limbs),
+                   std::to_string(skip.q_limbs));
 }
 
 }  // namespace fhelium

@@ -59,16 +59,18 @@ void for_coefficients(std::size_t batch, std::size_t n, std::size_t work_per_coe
   });
 }
 
-// ModUp of coefficients [k0, k1) of one polynomial: copies the digit's limbs and converts them to
-// the other limbs (see mod_up).
-void mod_up_range(const uint64_t* in_b, std::size_t digit_begin, uint64_t* out_b, std::size_t n,
-                  std::size_t k0, std::size_t k1, const BasisConversionView& t) {
+// ModUp of coefficients [k0, k1) of one polynomial: copies the digit's limbs (from copy_b, the
+// polynomial itself or its own_from of mod_up_digits) and converts them to the other limbs (see
+// mod_up).
+void mod_up_range(const uint64_t* in_b, const uint64_t* copy_b, std::size_t digit_begin, uint64_t* out_b,
+                  std::size_t n, std::size_t k0, std::size_t k1, const BasisConversionView& t) {
   const uint64_t* src[kMaxLimbs];
   uint64_t* dst[kMaxLimbs];
   for (uint32_t i = 0; i < t.num_src; ++i) {
     src[i] = in_b + (digit_begin + i) * n;
+    const uint64_t* from = copy_b + (digit_begin + i) * n;
     uint64_t* copy = out_b + (digit_begin + i) * n;
-    for (std::size_t k = k0; k < k1; ++k) copy[k] = src[i][k];
+    for (std::size_t k = k0; k < k1; ++k) copy[k] = from[k];
   }
   for (uint32_t j = 0; j < t.num_dst; ++j) {
     const std::size_t o = j < digit_begin ? j : j + t.num_src;
@@ -101,15 +103,17 @@ void mod_up(const uint64_t* in, std::size_t in_batch_stride, std::size_t in_limb
                batch, log_n, t);
   const std::size_t n = std::size_t{1} << log_n;
   for_coefficients(batch, n, conversion_work(t) + t.num_src, [&](std::size_t b, std::size_t k0, std::size_t k1) {
-    mod_up_range(in + b * in_batch_stride, digit_begin, out + b * out_batch_stride, n, k0, k1, t);
+    const uint64_t* in_b = in + b * in_batch_stride;
+    mod_up_range(in_b, in_b, digit_begin, out + b * out_batch_stride, n, k0, k1, t);
   });
 }
 
-void mod_up_digits(const uint64_t* in, std::size_t in_limbs, std::size_t digit_size,
+void mod_up_digits(const uint64_t* in, const uint64_t* own_from, std::size_t in_limbs, std::size_t digit_size,
                    std::size_t num_digits, uint64_t* out, std::size_t out_digit_stride,
                    uint32_t log_n, const BasisConversionView* tables) {
-  check_mod_up_digits("cpu::mod_up_digits", in, in_limbs, digit_size, num_digits, out,
+  check_mod_up_digits("cpu::mod_up_digits", in, own_from, in_limbs, digit_size, num_digits, out,
                       out_digit_stride, log_n, tables);
+  const uint64_t* copy = own_from != nullptr ? own_from : in;
   // One parallel loop over every digit's coefficients (digits as the batch). Digits may differ in
   // width (the last one can be narrower), so the grain follows the cheapest.
   const std::size_t n = std::size_t{1} << log_n;
@@ -119,7 +123,7 @@ void mod_up_digits(const uint64_t* in, std::size_t in_limbs, std::size_t digit_s
     work = w < work ? w : work;
   }
   for_coefficients(num_digits, n, work, [&](std::size_t d, std::size_t k0, std::size_t k1) {
-    mod_up_range(in, d * digit_size, out + d * out_digit_stride, n, k0, k1, tables[d]);
+    mod_up_range(in, copy, d * digit_size, out + d * out_digit_stride, n, k0, k1, tables[d]);
   });
 }
 

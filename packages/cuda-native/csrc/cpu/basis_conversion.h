@@ -41,8 +41,11 @@ void mod_up(const uint64_t* in, std::size_t in_batch_stride, std::size_t in_limb
 // Q_l (in_limbs limbs, coefficient form); digit d is limbs [d * digit_size, min((d + 1) *
 // digit_size, in_limbs)) and tables[d] (a HOST array of num_digits views) is its
 // BasisConversionTables::build_mod_up. Block d of the output, at out + d * out_digit_stride, is
-// what mod_up writes for that digit (all blocks have in_limbs + |P| limbs).
-void mod_up_digits(const uint64_t* in, std::size_t in_limbs, std::size_t digit_size,
+// what mod_up writes for that digit (all blocks have in_limbs + |P| limbs), except that with
+// own_from (in_limbs limbs, or nullptr) the digit's own limbs are copied from own_from instead of
+// in: from the NTT form of the polynomial, they are the digit's NTT form already, and the forward
+// transform can skip them (NttDigitSkip). own_from must not overlap out.
+void mod_up_digits(const uint64_t* in, const uint64_t* own_from, std::size_t in_limbs, std::size_t digit_size,
                    std::size_t num_digits, uint64_t* out, std::size_t out_digit_stride,
                    uint32_t log_n, const BasisConversionView* tables);
 

@@ -108,15 +108,17 @@ void inverse_limb(uint64_t* a, uint32_t log_n, const uint64_t* tw, const uint64_
 template <bool kForward>
 void run(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
          std::size_t out_batch_stride, std::size_t batch, std::size_t limbs,
-         const uint32_t* limb_to_prime, const NttTablesView& t, const char* where) {
+         const uint32_t* limb_to_prime, const NttTablesView& t, NttDigitSkip skip, const char* where) {
   const LimbMap map = check_ntt_arguments(where, in, in_batch_stride, out, out_batch_stride, batch,
                                           limbs, limb_to_prime, t);
+  check_ntt_digit_skip(where, skip, in, in_batch_stride, out, out_batch_stride, batch, limbs);
   const std::size_t n = std::size_t{1} << t.log_n;
   // Limbs are independent transforms: threads take whole limbs of the batch x limbs grid. A
   // butterfly costs about 4 word operations, a limb log_n / 2 butterflies per word.
   parallel_for(batch * limbs, grain_for(2 * n * t.log_n), [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       const std::size_t b = i / limbs, l = i % limbs;
+      if (skip.skips(b, static_cast<uint32_t>(l))) continue;
       const uint32_t p = map.prime[l];
       const uint64_t* src = in + b * in_batch_stride + l * n;
       uint64_t* dst = out + b * out_batch_stride + l * n;
@@ -135,8 +137,8 @@ void run(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
 
 void ntt_forward(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
                  std::size_t out_batch_stride, std::size_t batch, std::size_t limbs,
-                 const uint32_t* limb_to_prime, const NttTablesView& tables) {
-  run<true>(in, in_batch_stride, out, out_batch_stride, batch, limbs, limb_to_prime, tables,
+                 const uint32_t* limb_to_prime, const NttTablesView& tables, NttDigitSkip skip) {
+  run<true>(in, in_batch_stride, out, out_batch_stride, batch, limbs, limb_to_prime, tables, skip,
             "cpu::ntt_forward");
 }
 
@@ -144,7 +146,7 @@ void ntt_inverse(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
                  std::size_t out_batch_stride, std::size_t batch, std::size_t limbs,
                  const uint32_t* limb_to_prime, const NttTablesView& tables) {
   run<false>(in, in_batch_stride, out, out_batch_stride, batch, limbs, limb_to_prime, tables,
-             "cpu::ntt_inverse");
+             NttDigitSkip{}, "cpu::ntt_inverse");
 }
 
 }  // namespace fhelium::cpu

@@ -25,6 +25,7 @@ constexpr uint32_t kDstPerThread = 8;
 // One conversion: its table, where its sources are and where its outputs go.
 struct ConvJob {
   const uint64_t* in;    // first source limb of batch element 0
+  const uint64_t* copy;  // what the copies come from, limb for limb beside `in` (ModUp)
   uint64_t* out;         // output limb 0 of batch element 0
   uint32_t dst_groups;   // ceil(num_dst / kDstPerThread)
   uint32_t skip_begin;   // output limbs [skip_begin, skip_begin + num_src) receive copies (ModUp)
@@ -71,9 +72,11 @@ __global__ void __launch_bounds__(kThreads, conversion_min_blocks(kMaxSrc)) conv
 #pragma unroll
   for (int i = 0; i < kMaxSrc; ++i) {
     if (i < static_cast<int>(s)) {
-      const uint64_t x = in[(static_cast<std::size_t>(i) << p.log_n) + k];
+      const std::size_t at = (static_cast<std::size_t>(i) << p.log_n) + k;
+      const uint64_t x = in[at];
       if (job.copy_source && group == 0) {
-        out[(static_cast<std::size_t>(job.skip_begin + i) << p.log_n) + k] = x;
+        out[(static_cast<std::size_t>(job.skip_begin + i) << p.log_n) + k] =
+            job.copy == job.in ? x : job.copy[b * p.in_stride + at];
       }
       y[i] = conversion_scale(x, job.t, static_cast<uint32_t>(i));
     }
@@ -122,9 +125,10 @@ __global__ void __launch_bounds__(kThreads) convert_kernel_wide(ConvLaunch p) {
   const uint64_t* in = job.in + b * p.in_stride;
   uint64_t* out = job.out + b * p.out_stride;
   if (job.copy_source && group == 0) {
+    const uint64_t* copy = job.copy + b * p.in_stride;
     for (uint32_t i = 0; i < s; ++i) {
       out[(static_cast<std::size_t>(job.skip_begin + i) << p.log_n) + k] =
-          in[(static_cast<std::size_t>(i) << p.log_n) + k];
+          copy[(static_cast<std::size_t>(i) << p.log_n) + k];
     }
   }
   const uint32_t j_end = min(job.t.num_dst, (group + 1) * kDstPerThread);
@@ -145,10 +149,12 @@ __global__ void __launch_bounds__(kThreads) convert_kernel_wide(ConvLaunch p) {
   }
 }
 
-ConvJob make_job(const uint64_t* in, uint64_t* out, uint32_t skip_begin, uint32_t copy_source,
-                 const BasisConversionView& t) {
+// `copy`: where the ModUp copies come from (copy_source 1), limb for limb beside `in`.
+ConvJob make_job(const uint64_t* in, const uint64_t* copy, uint64_t* out, uint32_t skip_begin,
+                 uint32_t copy_source, const BasisConversionView& t) {
   ConvJob j{};
   j.in = in;
+  j.copy = copy;
   j.out = out;
   j.dst_groups = (t.num_dst + kDstPerThread - 1) / kDstPerThread;
   j.skip_begin = skip_begin;
@@ -196,7 +202,7 @@ void basis_convert(const uint64_t* in, std::size_t in_batch_stride, uint64_t* ou
   const char* where = "cuda::basis_convert";
   check_basis_convert(where, in, in_batch_stride, out, out_batch_stride, batch, log_n, t);
   // skip_begin = num_dst: every destination j goes to output limb j.
-  const ConvJob job = make_job(in, out, t.num_dst, 0, t);
+  const ConvJob job = make_job(in, in, out, t.num_dst, 0, t);
   launch(in_batch_stride, out_batch_stride, log_n, &job, 1, batch, stream, where);
 }
 
@@ -207,24 +213,25 @@ void mod_up(const uint64_t* in, std::size_t in_batch_stride, std::size_t in_limb
   const char* where = "cuda::mod_up";
   check_mod_up(where, in, in_batch_stride, in_limbs, digit_begin, out, out_batch_stride, batch,
                log_n, t);
-  const ConvJob job =
-      make_job(in + (digit_begin << log_n), out, static_cast<uint32_t>(digit_begin), 1, t);
+  const uint64_t* digit = in + (digit_begin << log_n);
+  const ConvJob job = make_job(digit, digit, out, static_cast<uint32_t>(digit_begin), 1, t);
   launch(in_batch_stride, out_batch_stride, log_n, &job, 1, batch, stream, where);
 }
 
-void mod_up_digits(const uint64_t* in, std::size_t in_limbs, std::size_t digit_size,
+void mod_up_digits(const uint64_t* in, const uint64_t* own_from, std::size_t in_limbs, std::size_t digit_size,
                    std::size_t num_digits, uint64_t* out, std::size_t out_digit_stride,
                    uint32_t log_n, const BasisConversionView* tables, cudaStream_t stream) {
   const char* where = "cuda::mod_up_digits";
-  check_mod_up_digits(where, in, in_limbs, digit_size, num_digits, out, out_digit_stride, log_n,
+  check_mod_up_digits(where, in, own_from, in_limbs, digit_size, num_digits, out, out_digit_stride, log_n,
                       tables);
+  const uint64_t* copy = own_from != nullptr ? own_from : in;
   ConvJob jobs[kMaxJobs];
   for (std::size_t first = 0; first < num_digits; first += kMaxJobs) {
     const uint32_t count = static_cast<uint32_t>(std::min<std::size_t>(kMaxJobs, num_digits - first));
     for (uint32_t i = 0; i < count; ++i) {
       const std::size_t d = first + i;
       const std::size_t begin = d * digit_size;
-      jobs[i] = make_job(in + (begin << log_n), out + d * out_digit_stride,
+      jobs[i] = make_job(in + (begin << log_n), copy + (begin << log_n), out + d * out_digit_stride,
                          static_cast<uint32_t>(begin), 1, tables[d]);
     }
     launch(0, 0, log_n, jobs, count, 1, stream, where);

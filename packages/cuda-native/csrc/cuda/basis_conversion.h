@@ -25,7 +25,7 @@ void mod_up(const uint64_t* in, std::size_t in_batch_stride, std::size_t in_limb
 
 // One launch for every digit (up to 32 per launch). `tables` is a HOST array of views whose
 // pointers address device memory.
-void mod_up_digits(const uint64_t* in, std::size_t in_limbs, std::size_t digit_size,
+void mod_up_digits(const uint64_t* in, const uint64_t* own_from, std::size_t in_limbs, std::size_t digit_size,
                    std::size_t num_digits, uint64_t* out, std::size_t out_digit_stride,
                    uint32_t log_n, const BasisConversionView* tables, cudaStream_t stream);
 

@@ -44,6 +44,7 @@ struct NttLaunch {
   const Modulus* moduli;
   uint32_t log_n;
   uint32_t limbs;
+  NttDigitSkip skip;  // forward only; skipped (batch, limb) blocks exit at once
   LimbMap map;
 };
 
@@ -100,6 +101,7 @@ __global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3))) n
   const uint32_t t = tid / kCols;
   const uint32_t limb = blockIdx.y % p.limbs;
   const uint32_t b = blockIdx.y / p.limbs;
+  const bool skipped = p.skip.skips(b, limb);
   LimbConsts c = limb_consts(p, limb);
   const uint64_t* src = p.src + b * p.src_batch_stride + static_cast<std::size_t>(limb) * c.n;
   uint64_t* dst = p.dst + b * p.dst_batch_stride + static_cast<std::size_t>(limb) * c.n;
@@ -107,9 +109,12 @@ __global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3))) n
 
   // The twiddle staging reads only the read-only table, so it goes out before the wait for the
   // producer kernel (dependent_launch.h); group 0's loads follow it, and both latencies overlap.
-  copy_async<16>(sh_tw, reinterpret_cast<const ulonglong2*>(c.tw), column_twiddles(S), tid, kThreadsHere, SameIndex{},
-                 SameIndex{});
+  if (!skipped) {
+    copy_async<16>(sh_tw, reinterpret_cast<const ulonglong2*>(c.tw), column_twiddles(S), tid, kThreadsHere,
+                   SameIndex{}, SameIndex{});
+  }
   wait_for_producers();
+  if (skipped) return;
   uint64_t x[8];
   {
     uint32_t lo;
@@ -165,6 +170,7 @@ __global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles <
   const uint32_t t = tid & ((1u << (S - 3)) - 1u);
   const uint32_t limb = blockIdx.y % p.limbs;
   const uint32_t b = blockIdx.y / p.limbs;
+  const bool skipped = p.skip.skips(b, limb);
   LimbConsts c = limb_consts(p, limb);
   const std::size_t block_off = static_cast<std::size_t>(blockIdx.x) * kWords;
   const uint64_t* src = p.src + b * p.src_batch_stride + static_cast<std::size_t>(limb) * c.n;
@@ -173,7 +179,7 @@ __global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles <
 
   // The twiddle staging reads only the read-only table, so it goes out before the wait for the
   // producer kernel (dependent_launch.h).
-  if (kStageTw) {
+  if (kStageTw && !skipped) {
     c.tw_origin = static_cast<uint32_t>(block_off);
     // Staged entry e lies in bit gb's segment [W - (W >> gb), W - (W >> (gb + 1))), so
     // W - 1 - e is in [W >> (gb + 1), W >> gb) and gb = log2(W) - 1 - floor(log2(W - 1 - e)).
@@ -186,6 +192,7 @@ __global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles <
     c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
   }
   wait_for_producers();
+  if (skipped) return;
   uint64_t x[8];
   if (kFwd && kStageTw) {
     // Group 0 reads global memory directly; its loads overlap the twiddle staging.
@@ -366,9 +373,10 @@ void dispatch_chunks(uint32_t s, bool single, const NttLaunch& p, uint32_t polys
 template <bool kFwd>
 void run(DeviceStream ds, const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
          std::size_t out_batch_stride, std::size_t batch, std::size_t limbs,
-         const uint32_t* limb_to_prime, const NttTablesView& t, const char* where) {
+         const uint32_t* limb_to_prime, const NttTablesView& t, NttDigitSkip skip, const char* where) {
   const LimbMap map = check_ntt_arguments(where, in, in_batch_stride, out, out_batch_stride, batch,
                                           limbs, limb_to_prime, t);
+  check_ntt_digit_skip(where, skip, in, in_batch_stride, out, out_batch_stride, batch, limbs);
   require_grid_y(where, batch * limbs);
   const uint64_t* table = kFwd ? t.forward : t.inverse;
   require_argument(reinterpret_cast<uintptr_t>(table) % 16 == 0, where,
@@ -388,6 +396,7 @@ void run(DeviceStream ds, const uint64_t* in, std::size_t in_batch_stride, uint6
   p.moduli = t.moduli;
   p.log_n = log_n;
   p.limbs = static_cast<uint32_t>(limbs);
+  p.skip = skip;
   p.map = map;
 
   if (log_n <= 12) {
@@ -426,8 +435,8 @@ void run(DeviceStream ds, const uint64_t* in, std::size_t in_batch_stride, uint6
 
 void ntt_forward(DeviceStream ds, const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
                  std::size_t out_batch_stride, std::size_t batch, std::size_t limbs,
-                 const uint32_t* limb_to_prime, const NttTablesView& tables) {
-  run<true>(ds, in, in_batch_stride, out, out_batch_stride, batch, limbs, limb_to_prime, tables,
+                 const uint32_t* limb_to_prime, const NttTablesView& tables, NttDigitSkip skip) {
+  run<true>(ds, in, in_batch_stride, out, out_batch_stride, batch, limbs, limb_to_prime, tables, skip,
             "cuda::ntt_forward");
 }
 
@@ -435,7 +444,7 @@ void ntt_inverse(DeviceStream ds, const uint64_t* in, std::size_t in_batch_strid
                  std::size_t out_batch_stride, std::size_t batch, std::size_t limbs,
                  const uint32_t* limb_to_prime, const NttTablesView& tables) {
   run<false>(ds, in, in_batch_stride, out, out_batch_stride, batch, limbs, limb_to_prime, tables,
-             "cuda::ntt_inverse");
+             NttDigitSkip{}, "cuda::ntt_inverse");
 }
 
 }  // namespace fhelium::cuda

@@ -12,13 +12,15 @@
 #include <cstdint>
 
 #include "common/device_stream.h"
+#include "common/ntt_digit_skip.h"
 #include "common/ntt_tables.h"
 
 namespace fhelium::cuda {
 
+// `skip` as for cpu::ntt_forward: the blocks of skipped limbs exit without touching them.
 void ntt_forward(DeviceStream ds, const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
                  std::size_t out_batch_stride, std::size_t batch, std::size_t limbs,
-                 const uint32_t* limb_to_prime, const NttTablesView& tables);
+                 const uint32_t* limb_to_prime, const NttTablesView& tables, NttDigitSkip skip = {});
 
 void ntt_inverse(DeviceStream ds, const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
                  std::size_t out_batch_stride, std::size_t batch, std::size_t limbs,

@@ -99,19 +99,45 @@ void run_basis_conversion_tests(Counter& c) {
     for (const auto& t : tables) views.push_back(t.host_view());
     const std::size_t stride = out_limbs * n + 64;  // a gap between digit blocks stays untouched
     std::vector<uint64_t> all(digits * stride, 11), each(digits * stride, 11);
-    cpu::mod_up_digits(x.data(), limbs, 3, digits, all.data(), stride, log_n, views.data());
+    cpu::mod_up_digits(x.data(), nullptr, limbs, 3, digits, all.data(), stride, log_n, views.data());
     for (std::size_t d = 0; d < digits; ++d) {
       cpu::mod_up(x.data(), 0, limbs, 3 * d, each.data() + d * stride, 0, 1, log_n, views[d]);
     }
     c.check(all == each, "mod_up_digits == mod_up of each digit (short last digit, strided blocks)");
     bool mismatch_rejected = false;
     try {
-      cpu::mod_up_digits(x.data(), limbs, 2, 4, all.data(), stride, log_n, views.data());
+      cpu::mod_up_digits(x.data(), nullptr, limbs, 2, 4, all.data(), stride, log_n, views.data());
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::Argument) throw;
       mismatch_rejected = true;
     }
     c.check(mismatch_rejected, "mod_up_digits with tables for another digit size rejected");
+
+    // The engine's ModUp: own limbs copied from the NTT form and skipped by the forward transform
+    // give the digits of the full transform, bit for bit (7 limbs in digits of 3: 3 + 3 + 1 own).
+    std::vector<uint64_t> qp(q);
+    qp.insert(qp.end(), p_primes.begin(), p_primes.end());
+    const NttTables ntt = NttTables::build(log_n, qp);
+    std::vector<uint32_t> qp_map(out_limbs);
+    for (std::size_t i = 0; i < out_limbs; ++i) qp_map[i] = static_cast<uint32_t>(i);
+    std::vector<uint64_t> x_ntt(limbs * n);
+    cpu::ntt_forward(x.data(), 0, x_ntt.data(), 0, 1, limbs, qp_map.data(), ntt.host_view());
+    cpu::ntt_forward(all.data(), stride, all.data(), stride, digits, out_limbs, qp_map.data(), ntt.host_view());
+    std::vector<uint64_t> skipped(digits * stride, 11);
+    cpu::mod_up_digits(x.data(), x_ntt.data(), limbs, 3, digits, skipped.data(), stride, log_n, views.data());
+    const NttDigitSkip skip{3, static_cast<uint32_t>(limbs)};
+    cpu::ntt_forward(skipped.data(), stride, skipped.data(), stride, digits, out_limbs, qp_map.data(),
+                     ntt.host_view(), skip);
+    c.check(skipped == all, "mod_up_digits from the NTT form + ntt_forward skipping own limbs == full transform");
+    bool out_of_place_rejected = false;
+    try {
+      cpu::ntt_forward(skipped.data(), stride, each.data(), stride, digits, out_limbs, qp_map.data(),
+                       ntt.host_view(), skip);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::Argument) throw;
+      out_of_place_rejected = true;
+    }
+    c.check(out_of_place_rejected, "ntt_forward with a digit skip out of place rejected");
   }
 
   // ModDown composed as documented (NTT form in and out), against exact arithmetic.

@@ -339,7 +339,7 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
     }
     DeviceWords d_out(out.size());
     auto launch = [&] {
-      cuda::mod_up_digits(d_ct.get(), lq, alpha, dnum, d_out.get(), lall * n, log_n,
+      cuda::mod_up_digits(d_ct.get(), nullptr, lq, alpha, dnum, d_out.get(), lall * n, log_n,
                           up_device_views.data(), stream);
     };
     launch();
@@ -505,7 +505,7 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
     std::vector<uint64_t> d_coeff(lq * n), up(dnum * lall * n), ks(2 * lall * n), pc(2 * lp * n),
         conv(2 * lq * n), out(2 * lq * n);
     cpu::ntt_inverse(d.data(), 0, d_coeff.data(), 0, 1, lq, map_q.data(), hv);
-    cpu::mod_up_digits(d_coeff.data(), lq, alpha, dnum, up.data(), lall * n, log_n,
+    cpu::mod_up_digits(d_coeff.data(), nullptr, lq, alpha, dnum, up.data(), lall * n, log_n,
                        up_host_views.data());
     cpu::ntt_forward(up.data(), lall * n, up.data(), lall * n, dnum, lall, map_all.data(), hv);
     cpu::keyswitch_inner_product(up.data(), dnum, lall, keys.data(), map_all.data(), hv.moduli,
@@ -518,11 +518,26 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
 
     DeviceWords g_coeff(d_coeff.size()), g_up(up.size()), g_ks(ks.size()), g_pc(pc.size()),
         g_conv(conv.size()), g_out(out.size());
+    // ModUp and the forward NTT of the digits; with `skip`, each digit's own limbs are copied from
+    // the NTT-form polynomial and the transform leaves them (what the engine runs).
+    auto mod_up_ntt = [&](bool skip) {
+      cuda::mod_up_digits(g_coeff.get(), skip ? d_ct.get() : nullptr, lq, alpha, dnum, g_up.get(), lall * n,
+                          log_n, up_device_views.data(), stream);
+      const NttDigitSkip digit_skip{skip ? static_cast<uint32_t>(alpha) : 0u, static_cast<uint32_t>(lq)};
+      cuda::ntt_forward(ds, g_up.get(), lall * n, g_up.get(), lall * n, dnum, lall, map_all.data(), dv, digit_skip);
+    };
+    cuda::ntt_inverse(ds, d_ct.get(), 0, g_coeff.get(), 0, 1, lq, map_q.data(), dv);
+    for (const bool skip : {false, true}) {
+      auto launch_up = [&] { mod_up_ntt(skip); };
+      // Cleared first, so that limbs a skip failed to write cannot pass with the previous bits.
+      CUDA_CHECK(cudaMemsetAsync(g_up.get(), 0, up.size() * sizeof(uint64_t), stream));
+      launch_up();
+      record(ps, skip ? "mod_up_digits + ntt_forward skip own" : "mod_up_digits + ntt_forward",
+             std::to_string(dnum) + "x" + shape_of(1, lall, log_n), up, g_up, launch_up, stream, reps);
+    }
     auto launch = [&] {
       cuda::ntt_inverse(ds, d_ct.get(), 0, g_coeff.get(), 0, 1, lq, map_q.data(), dv);
-      cuda::mod_up_digits(g_coeff.get(), lq, alpha, dnum, g_up.get(), lall * n, log_n,
-                          up_device_views.data(), stream);
-      cuda::ntt_forward(ds, g_up.get(), lall * n, g_up.get(), lall * n, dnum, lall, map_all.data(), dv);
+      mod_up_ntt(true);
       cuda::keyswitch_inner_product(g_up.get(), dnum, lall, d_keys.get(), map_all.data(),
                                     dv.moduli, all.size(), log_n, 1, false, g_ks.get(), stream);
       cuda::ntt_inverse(ds, g_ks.get() + lq * n, lall * n, g_pc.get(), lp * n, 2, lp, map_p.data(), dv);

@@ -122,7 +122,7 @@ void basis_conversion(Counter& c) {
   }
   for (const auto& t : digit_tables) views.push_back(t.host_view());
   check_same_bits(c, "mod_up_digits 3 digits", views.size() * out_limbs * kN, [&](std::vector<uint64_t>& out) {
-    cpu::mod_up_digits(x.data(), limbs, 3, views.size(), out.data(), out_limbs * kN, kLogN, views.data());
+    cpu::mod_up_digits(x.data(), nullptr, limbs, 3, views.size(), out.data(), out_limbs * kN, kLogN, views.data());
   });
   const std::vector<uint64_t> constants = mod_down_constants(q, p_primes);
   std::vector<uint64_t> conv_out(3 * limbs * kN);

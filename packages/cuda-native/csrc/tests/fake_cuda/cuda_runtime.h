@@ -47,6 +47,10 @@ inline cudaError_t cudaMemcpy(void* d, const void* s, std::size_t bytes, cudaMem
   std::memcpy(d, s, bytes);
   return cudaSuccess;
 }
+inline cudaError_t cudaMemsetAsync(void* d, int value, std::size_t bytes, cudaStream_t) {
+  std::memset(d, value, bytes);
+  return cudaSuccess;
+}
 inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 inline cudaError_t cudaEventCreate(cudaEvent_t* e) {
   *e = new CUevent_st{};

@@ -27,10 +27,11 @@ void grid_y(std::size_t count) {
 }  // namespace
 
 void ntt_forward(DeviceStream, const uint64_t* in, std::size_t a, uint64_t* out, std::size_t b,
-                 std::size_t batch, std::size_t limbs, const uint32_t* map, const NttTablesView& t) {
+                 std::size_t batch, std::size_t limbs, const uint32_t* map, const NttTablesView& t,
+                 NttDigitSkip skip) {
   grid_y(batch * limbs);
   require_argument(reinterpret_cast<uintptr_t>(t.forward) % 16 == 0, "fake cuda", "aligned", "misaligned");
-  cpu::ntt_forward(in, a, out, b, batch, limbs, map, t);
+  cpu::ntt_forward(in, a, out, b, batch, limbs, map, t, skip);
 }
 void ntt_inverse(DeviceStream, const uint64_t* in, std::size_t a, uint64_t* out, std::size_t b,
                  std::size_t batch, std::size_t limbs, const uint32_t* map, const NttTablesView& t) {
@@ -58,10 +59,10 @@ void mod_up(const uint64_t* in, std::size_t a, std::size_t in_limbs, std::size_t
             const BasisConversionView& t, cudaStream_t) {
   cpu::mod_up(in, a, in_limbs, digit_begin, out, b, batch, log_n, t);
 }
-void mod_up_digits(const uint64_t* in, std::size_t in_limbs, std::size_t digit_size,
+void mod_up_digits(const uint64_t* in, const uint64_t* own_from, std::size_t in_limbs, std::size_t digit_size,
                    std::size_t num_digits, uint64_t* out, std::size_t stride, uint32_t log_n,
                    const BasisConversionView* tables, cudaStream_t) {
-  cpu::mod_up_digits(in, in_limbs, digit_size, num_digits, out, stride, log_n, tables);
+  cpu::mod_up_digits(in, own_from, in_limbs, digit_size, num_digits, out, stride, log_n, tables);
 }
 void mod_down_finish(const uint64_t* x, std::size_t a, const uint64_t* c, std::size_t b, uint64_t* out,
                      std::size_t o, std::size_t batch, std::size_t limbs, uint32_t log_n,
