@@ -50,15 +50,8 @@ __device__ __forceinline__ uint32_t dst_limb(const ConvJob& p, uint32_t j) {
   return j < p.skip_begin ? j : j + (p.copy_source ? p.t.num_src : 0u);
 }
 
-// Blocks per SM that convert_kernel<kMaxSrc> is compiled to fit. The kernel is bound by integer
-// throughput (Nsight Compute, n16-l35 ModUp: SM 73.5% busy, memory 25%) at an occupancy that its
-// 48 registers capped at 58%: 12 blocks of 128 threads leave 40 registers, which ptxas reaches
-// for up to 8 sources without new spills. Wider instances keep their scaled sources in registers
-// and would spill at 40.
-constexpr int conversion_min_blocks(int max_src) { return max_src <= 8 ? 12 : 1; }
-
 template <int kMaxSrc>
-__global__ void __launch_bounds__(kThreads, conversion_min_blocks(kMaxSrc)) convert_kernel(ConvLaunch p) {
+__global__ void __launch_bounds__(kThreads) convert_kernel(ConvLaunch p) {
   wait_for_producers();
   const ConvJob& job = p.job[blockIdx.z];
   const uint32_t group = blockIdx.y % p.max_groups;
