@@ -75,27 +75,13 @@ __global__ void __launch_bounds__(kThreads)
     d += kDigitsAhead * digit_step;
     key += kDigitsAhead * key_step;
   }
-  // The last num_digits % kDigitsAhead digits (all of them when dnum < kDigitsAhead, as at
-  // n16-l23) the same way, with predicated loads: a runtime loop over them issued one digit's
-  // loads at a time, each waiting for the last.
-  if (j < num_digits) {
-    uint64_t dv[kDigitsAhead] = {}, k0[kDigitsAhead] = {}, k1[kDigitsAhead] = {};
-#pragma unroll
-    for (uint32_t u = 0; u < kDigitsAhead; ++u) {
-      if (j + u < num_digits) {
-        dv[u] = __ldg(d + u * digit_step);
-        k0[u] = __ldg(key + u * key_step);
-        k1[u] = __ldg(key + u * key_step + key_comp);
-      }
-    }
-#pragma unroll
-    for (uint32_t u = 0; u < kDigitsAhead; ++u) {
-      if (j + u < num_digits) {
-        acc_mul_add(acc0, dv[u], k0[u]);
-        acc_mul_add(acc1, dv[u], k1[u]);
-        count_and_fold(acc0, acc1, terms, single, m);
-      }
-    }
+  for (; j < num_digits; ++j) {
+    const uint64_t dj = __ldg(d);
+    acc_mul_add(acc0, dj, __ldg(key));
+    acc_mul_add(acc1, dj, __ldg(key + key_comp));
+    d += digit_step;
+    key += key_step;
+    count_and_fold(acc0, acc1, terms, single, m);
   }
   *out0 = single ? acc_reduce_small(acc0, m) : acc_reduce(acc0, m);
   *out1 = single ? acc_reduce_small(acc1, m) : acc_reduce(acc1, m);
