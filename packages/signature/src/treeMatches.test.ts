@@ -231,6 +231,19 @@ describe('treeMatches: guarantees of the fast walk', () => {
     }
   });
 
+  it('checks arrays longer than its table of index keys (1024) as it checks short ones', () => {
+    for (const length of [1023, 1024, 1025, 1500]) {
+      const make = (): unknown[] => Array.from({ length }, () => fakeTensor({ shape: [1] }));
+      const signature = ValueTreeSignature.fromValue(make());
+      expect({ length, fast: treeMatches(signature, make(), new ExactValueCalls()) }).toEqual({ length, fast: true });
+      const holeAndExtra = make();
+      delete holeAndExtra[length - 1];
+      Object.assign(holeAndExtra, { extra: 1 });
+      expect({ length, fast: treeMatches(signature, holeAndExtra, new ExactValueCalls()) }).toEqual({ length, fast: false });
+      expect({ length, accepted: expectAgreement(signature, holeAndExtra).accepted }).toEqual({ length, accepted: false });
+    }
+  });
+
   it('never runs a getter of a container, and reports it as the diagnostic walk does', () => {
     const signature = ValueTreeSignature.fromValue([fakeTensor({ shape: [2] }), { a: fakeTensor({ shape: [1] }) }]);
     let reads = 0;
