@@ -8,8 +8,8 @@
 #include "common/modarith.h"
 #include "common/modarith_operand.h"
 #include "cuda/cuda_check.h"
-#include "cuda/device_context.h"
 #include "cuda/dependent_launch.h"
+#include "cuda/device_context.h"
 #include "cuda/launch_check.h"
 #include "cuda/modarith_kernels.h"
 
