@@ -1,0 +1,381 @@
+// The NTT kernels and their launch helpers, shared by the transforms (ntt.cu) and the
+// operations that fuse a transform with the work around it (rescale.cu). CUDA only: include it
+// from .cu files. Everything here has internal linkage (an unnamed namespace), so each including
+// file compiles and registers its own instances of the kernel templates; no two translation units
+// share a kernel symbol. See ntt.cu for the two-phase algorithm.
+#pragma once
+
+#include <cuda_pipeline.h>
+#include <cuda_runtime.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <type_traits>
+
+#include "common/limb_map.h"
+#include "common/ntt_butterfly.h"
+#include "common/ntt_digit_skip.h"
+#include "common/ntt_tables.h"
+#include "cuda/dependent_launch.h"
+#include "cuda/device_context.h"
+#include "cuda/ntt_tile.h"
+
+namespace fhelium::cuda {
+namespace {
+
+using namespace fhelium::ntt_tile;
+
+struct NttLaunch {
+  const uint64_t* src;
+  uint64_t* dst;
+  std::size_t src_batch_stride;
+  std::size_t dst_batch_stride;
+  const uint64_t* twiddles;  // forward or inverse table, [num_primes][N][2]
+  const uint64_t* scalars;     // [num_primes][4]
+  const Modulus* moduli;
+  uint32_t log_n;
+  uint32_t limbs;
+  NttDigitSkip skip;  // forward only; skipped (batch, limb) blocks exit at once
+  LimbMap map;
+};
+
+__device__ __forceinline__ LimbConsts limb_consts(const NttLaunch& p, uint32_t limb) {
+  const uint32_t prime = p.map.prime[limb];
+  LimbConsts c;
+  c.n = 1u << p.log_n;
+  c.log_n = p.log_n;
+  c.q = p.moduli[prime].value;
+  c.tw = p.twiddles + 2 * static_cast<std::size_t>(prime) * c.n;
+  c.scal = p.scalars + 4 * static_cast<std::size_t>(prime);
+  return c;
+}
+
+// Starts copies of `count` entries from global to shared memory with cp.async (sm_80+):
+// dst[dst_index(i)] = src[src_index(i)]. Every copy of the thread is in flight at once and none
+// occupies registers; a plain `sh[i] = src[j]` loop waits for each load before its store, so
+// staging a chunk block's twiddles (8 entries per thread) that way cost 8 dependent global loads:
+// Nsight Compute measured the chunk kernel 2 us slower with it than without staging. The caller
+// waits (__pipeline_wait_prior(0)) and then __syncthreads() before reading what was copied.
+template <uint32_t kBytes, typename T, typename DstIndex, typename SrcIndex>
+__device__ __forceinline__ void copy_async(T* dst, const T* src, uint32_t count, uint32_t tid, uint32_t threads,
+                                           DstIndex dst_index, SrcIndex src_index) {
+  static_assert(sizeof(T) == kBytes, "one cp.async per element");
+  for (uint32_t i = tid; i < count; i += threads) __pipeline_memcpy_async(dst + dst_index(i), src + src_index(i), kBytes);
+  __pipeline_commit();
+}
+
+struct SameIndex {
+  __device__ __forceinline__ uint32_t operator()(uint32_t i) const { return i; }
+};
+struct Swizzled {
+  __device__ __forceinline__ uint32_t operator()(uint32_t i) const { return swz(i); }
+};
+
+// Column phase: tile = 2^S rows at stride 2^(log_n - S), 2048 >> S adjacent columns per block.
+// Forward: the first S stages, output in [0, 4q). Inverse: the last S stages, output in [0, q).
+// Reads and writes global memory directly in the first and last groups (each warp access covers
+// runs of >= 32 contiguous bytes).
+// kCols columns per block (columns_per_block(S), or narrow_columns_per_block(S) for few
+// polynomials) with kCols << (S - 3) threads. 1024 resident threads per SM cap registers at 64;
+// ptxas -v shows no spills.
+template <bool kFwd, int S, uint32_t kCols>
+__global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3))) ntt_columns_kernel(NttLaunch p) {
+  constexpr int kGroups = groups_for(S);
+  constexpr uint32_t kThreadsHere = kCols << (S - 3);
+  __shared__ uint64_t sh[kCols << S];
+  // The block's twiddles (column_twiddles(S) entries), staged once: read from global memory in
+  // every stage they put one dependent load latency per stage group on the block's critical path,
+  // which is most of the kernel's time when only a few limbs are transformed.
+  __shared__ ulonglong2 sh_tw[column_twiddles(S)];
+  const uint32_t tid = threadIdx.x;
+  const uint32_t col = tid % kCols;
+  const uint32_t t = tid / kCols;
+  const uint32_t limb = blockIdx.y % p.limbs;
+  const uint32_t b = blockIdx.y / p.limbs;
+  const bool skipped = p.skip.skips(b, limb);
+  LimbConsts c = limb_consts(p, limb);
+  const uint64_t* src = p.src + b * p.src_batch_stride + static_cast<std::size_t>(limb) * c.n;
+  uint64_t* dst = p.dst + b * p.dst_batch_stride + static_cast<std::size_t>(limb) * c.n;
+  const TileGeom g{col, kCols, blockIdx.x * kCols + col, p.log_n - S};
+
+  // The twiddle staging reads only the read-only table, so it goes out before the wait for the
+  // producer kernel (dependent_launch.h); group 0's loads follow it, and both latencies overlap.
+  if (!skipped) {
+    copy_async<16>(sh_tw, reinterpret_cast<const ulonglong2*>(c.tw), column_twiddles(S), tid, kThreadsHere,
+                   SameIndex{}, SameIndex{});
+  }
+  wait_for_producers();
+  if (skipped) return;
+  uint64_t x[8];
+  {
+    uint32_t lo;
+    int q_lo, q_hi;
+    group_bits<kFwd, S>(0, lo, q_lo, q_hi);
+#pragma unroll
+    for (int v = 0; v < 8; ++v) x[v] = src[glob(g, slot_k(t, v, lo))];
+  }
+  __pipeline_wait_prior(0);
+  __syncthreads();
+  c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
+#pragma unroll
+  for (int grp = 0; grp < kGroups; ++grp) {
+    uint32_t lo;
+    int q_lo, q_hi;
+    group_bits<kFwd, S>(grp, lo, q_lo, q_hi);
+    if (grp > 0) {
+#pragma unroll
+      for (int v = 0; v < 8; ++v) x[v] = sh[sh_addr(g, slot_k(t, v, lo))];
+    }
+    reg_stages<kFwd, ColumnTwiddles>(x, lo, q_lo, q_hi, t, g, c);
+    if (grp == kGroups - 1) {
+#pragma unroll
+      for (int v = 0; v < 8; ++v) dst[glob(g, slot_k(t, v, lo))] = x[v];
+    } else {
+#pragma unroll
+      for (int v = 0; v < 8; ++v) sh[sh_addr(g, slot_k(t, v, lo))] = x[v];
+      __syncthreads();
+    }
+  }
+}
+
+// What the forward chunk kernel stores for element i of limb `limb` of batch element b, given its
+// fully reduced NTT value: PlainStore stores the value; other epilogues fold in the elementwise
+// step that follows the transform (rescale.cu), saving a kernel and a pass over memory. An
+// epilogue runs after wait_for_producers(), so it may read what earlier work on the stream wrote.
+struct PlainStore {
+  __device__ __forceinline__ uint64_t operator()(uint32_t, uint32_t, std::size_t, uint64_t v) const { return v; }
+};
+
+// Chunk phase: tile = 2^S contiguous elements, kTiles tiles per block. Forward: the last S stages
+// (all of them when S = log_n), output fully reduced. Inverse: the first S stages, output in
+// [0, 2q), or fully reduced when S = log_n (the last stage folds in N^{-1}). The low-bit group
+// goes through shared memory on the global side so that global accesses stay coalesced.
+// kStageTw (the two-phase blocks of 2048 or 512 words): the block's twiddles are staged in shared
+// memory at its start (ChunkTwiddles), overlapped with its first data loads. Nsight Compute on the
+// H200 put this kernel at 6.4-6.9 us for 2-8 limbs at N = 2^14 against 4.7-5.3 us for the column
+// phase, which already staged its twiddles: a dependent global load per stage group was most of
+// a small transform's time. The single-kernel form (log_n <= 12, 4096 words) has no room for it
+// in 48 KiB of static shared memory and keeps reading the global table.
+template <bool kFwd, int S, int kTiles, bool kStageTw, typename Epilogue>
+__global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles << (S - 3)) : 1)
+    ntt_chunks_kernel(NttLaunch p, Epilogue epilogue) {
+  constexpr uint32_t kWords = static_cast<uint32_t>(kTiles) << S;
+  constexpr uint32_t kThreadsHere = static_cast<uint32_t>(kTiles) << (S - 3);
+  constexpr int kGroups = groups_for(S);
+  using Tw = std::conditional_t<kStageTw, ChunkTwiddles<kWords>, GlobalTwiddles>;
+  __shared__ uint64_t sh[kWords];
+  __shared__ ulonglong2 sh_tw[kStageTw ? chunk_twiddles(kWords, S) : 1];
+  const uint32_t tid = threadIdx.x;
+  const uint32_t tile = tid >> (S - 3);
+  const uint32_t t = tid & ((1u << (S - 3)) - 1u);
+  const uint32_t limb = blockIdx.y % p.limbs;
+  const uint32_t b = blockIdx.y / p.limbs;
+  const bool skipped = p.skip.skips(b, limb);
+  LimbConsts c = limb_consts(p, limb);
+  const std::size_t block_off = static_cast<std::size_t>(blockIdx.x) * kWords;
+  const uint64_t* src = p.src + b * p.src_batch_stride + static_cast<std::size_t>(limb) * c.n;
+  uint64_t* dst = p.dst + b * p.dst_batch_stride + static_cast<std::size_t>(limb) * c.n;
+  const TileGeom g{tile << S, 1u, static_cast<uint32_t>(block_off) + (tile << S), 0u};
+
+  // The twiddle staging reads only the read-only table, so it goes out before the wait for the
+  // producer kernel (dependent_launch.h).
+  if (kStageTw && !skipped) {
+    c.tw_origin = static_cast<uint32_t>(block_off);
+    // Staged entry e lies in bit gb's segment [W - (W >> gb), W - (W >> (gb + 1))), so
+    // W - 1 - e is in [W >> (gb + 1), W >> gb) and gb = log2(W) - 1 - floor(log2(W - 1 - e)).
+    const uint32_t origin_entry = c.n + c.tw_origin;
+    copy_async<16>(sh_tw, reinterpret_cast<const ulonglong2*>(c.tw), chunk_twiddles(kWords, S), tid, kThreadsHere,
+                   SameIndex{}, [origin_entry](uint32_t e) {
+                     const uint32_t gb = log2_floor(kWords) - 1 - (31 - __clz(static_cast<int>(kWords - 1 - e)));
+                     return (origin_entry >> (gb + 1)) + (e - chunk_twiddle_offset(kWords, gb));
+                   });
+    c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
+  }
+  wait_for_producers();
+  if (skipped) return;
+  uint64_t x[8];
+  if (kFwd && kStageTw) {
+    // Group 0 reads global memory directly; its loads overlap the twiddle staging.
+    uint32_t lo;
+    int q_lo, q_hi;
+    group_bits<kFwd, S>(0, lo, q_lo, q_hi);
+#pragma unroll
+    for (int v = 0; v < 8; ++v) x[v] = src[glob(g, slot_k(t, v, lo))];
+  } else if (!kFwd) {
+    copy_async<8>(sh, src + block_off, kWords, tid, kThreadsHere, Swizzled{}, SameIndex{});
+  }
+  if (kStageTw || !kFwd) {
+    __pipeline_wait_prior(0);
+    __syncthreads();
+  }
+#pragma unroll (kStageTw ? kGroups : 1)
+  for (int grp = 0; grp < kGroups; ++grp) {
+    uint32_t lo;
+    int q_lo, q_hi;
+    group_bits<kFwd, S>(grp, lo, q_lo, q_hi);
+    if (!kFwd || !kStageTw || grp > 0) {
+#pragma unroll
+      for (int v = 0; v < 8; ++v) {
+        const uint32_t k = slot_k(t, v, lo);
+        x[v] = (kFwd && grp == 0) ? src[glob(g, k)] : sh[sh_addr(g, k)];
+      }
+    }
+    reg_stages<kFwd, Tw>(x, lo, q_lo, q_hi, t, g, c);
+    if (!kFwd && grp == kGroups - 1) {
+#pragma unroll
+      for (int v = 0; v < 8; ++v) dst[glob(g, slot_k(t, v, lo))] = x[v];
+    } else {
+#pragma unroll
+      for (int v = 0; v < 8; ++v) sh[sh_addr(g, slot_k(t, v, lo))] = x[v];
+      __syncthreads();
+    }
+  }
+  if (kFwd) {
+    for (uint32_t i = tid; i < kWords; i += kThreadsHere) {
+      dst[block_off + i] = epilogue(b, limb, block_off + i, reduce_from_4q(sh[swz(i)], c.q));
+    }
+  }
+}
+
+// Every NTT kernel asks for one shared-memory carveout. Left to the driver, the chunk kernels
+// (48 KiB of shared memory) and the column kernels (18 KiB) get different L1/shared splits, and a
+// launch whose split differs from the running one is a device-side synchronization point: the
+// SMs drain before the next kernel starts. Captured graphs did not pay it, eager work did: on the
+// H200, eager multiply + relinearize + rescale at n14-l7 took 0.30-0.34 ms per call with the
+// driver's choice and 0.19-0.20 ms with one carveout on one machine, 0.141 vs 0.134 ms on
+// another (graph replay 0.108 ms either way). The price is a smaller L1: GPU-bound work at n16
+// measured about 2% slower (n16-l35 multiply + relinearize 1128 vs 1105 us).
+// FHELIUM_NTT_CARVEOUT overrides the percentage (0-100 of the largest shared memory), or
+// `driver` leaves the choice to the driver; read once per process. Any other value is reported
+// on stderr once and the default kept (a diagnostic knob must not fail a computation).
+constexpr int kDriverCarveout = -1;
+
+int ntt_carveout() {
+  static const int carveout = [] {
+    constexpr int kDefault = static_cast<int>(cudaSharedmemCarveoutMaxShared);
+    const char* value = std::getenv("FHELIUM_NTT_CARVEOUT");
+    if (value == nullptr || *value == '\0') return kDefault;
+    if (std::strcmp(value, "driver") == 0) return kDriverCarveout;
+    char* end = nullptr;
+    const long percent = std::strtol(value, &end, 10);
+    if (*end != '\0' || percent < 0 || percent > 100) {
+      std::fprintf(stderr,
+                   "fhelium: FHELIUM_NTT_CARVEOUT: expected a percentage in [0, 100] or 'driver', got '%s'; "
+                   "using the largest shared-memory carveout\n",
+                   value);
+      return kDefault;
+    }
+    return static_cast<int>(percent);
+  }();
+  return carveout;
+}
+
+// Set once per kernel and device (the attribute belongs to the device's context), in relaxed
+// capture mode since the first launch may come while this thread captures a graph. A failure
+// only loses the preference: it is cleared, not thrown.
+template <typename Kernel>
+void prefer_shared_carveout(Kernel kernel) {
+  const int carveout = ntt_carveout();
+  if (carveout == kDriverCarveout) return;
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  cudaThreadExchangeStreamCaptureMode(&mode);
+  if (cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, carveout) != cudaSuccess) {
+    cudaGetLastError();
+  }
+  cudaThreadExchangeStreamCaptureMode(&mode);
+}
+
+template <bool kFwd, int S>
+struct ntt_columns_kernel_tag {};
+template <bool kFwd, int S, int kTiles, bool kStageTw, typename Epilogue>
+struct ntt_chunks_kernel_tag {};
+
+// Runs `set` once per device for the calling template instance (`Tag`). Precondition:
+// 0 <= device < kMaxDevices (device_context.h), which every DeviceStream of the binding satisfies;
+// any other index runs `set` on every launch, which is correct, only slower.
+template <typename Tag, typename Set>
+void once_per_device(int device, Set set) {
+  static std::array<std::once_flag, kMaxDevices> flags;
+  if (device < 0 || device >= kMaxDevices) {
+    set();
+    return;
+  }
+  std::call_once(flags[static_cast<std::size_t>(device)], set);
+}
+
+template <bool kFwd, int S>
+void launch_columns(const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream) {
+  once_per_device<ntt_columns_kernel_tag<kFwd, S>>(device, [] {
+    prefer_shared_carveout(ntt_columns_kernel<kFwd, S, narrow_columns_per_block(S)>);
+    prefer_shared_carveout(ntt_columns_kernel<kFwd, S, columns_per_block(S)>);
+  });
+  constexpr uint32_t kCols = columns_per_block(S);
+  constexpr uint32_t kNarrow = narrow_columns_per_block(S);
+  const uint32_t columns = 1u << (p.log_n - S);
+  if (polys * (columns / kCols) < kNarrowBelowBlocks) {
+    launch_dependent(ntt_columns_kernel<kFwd, S, kNarrow>, dim3(columns / kNarrow, polys),
+        dim3(kNarrow << (S - 3)), 0, stream, p);
+  } else {
+    launch_dependent(ntt_columns_kernel<kFwd, S, kCols>, dim3(columns / kCols, polys), dim3(kCols << (S - 3)),
+        0, stream, p);
+  }
+}
+
+template <bool kFwd, int S, int kTiles, bool kStageTw, typename Epilogue>
+void launch_chunks(const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream, const Epilogue& epilogue) {
+  once_per_device<ntt_chunks_kernel_tag<kFwd, S, kTiles, kStageTw, Epilogue>>(
+      device, [] { prefer_shared_carveout(ntt_chunks_kernel<kFwd, S, kTiles, kStageTw, Epilogue>); });
+  const uint32_t chunks = 1u << (p.log_n - S);
+  launch_dependent(ntt_chunks_kernel<kFwd, S, kTiles, kStageTw, Epilogue>, dim3(chunks / kTiles, polys),
+      dim3(kTiles << (S - 3)), 0, stream, p, epilogue);
+}
+
+// The two-phase chunk launch: full-width blocks, or narrow ones when few polynomials leave SMs idle.
+template <bool kFwd, int S, typename Epilogue>
+void launch_chunks_two_phase(const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream,
+                             const Epilogue& epilogue) {
+  constexpr int kTiles = static_cast<int>(chunk_tiles_per_block(S, false));
+  constexpr int kNarrow = static_cast<int>(narrow_chunk_tiles_per_block(S));
+  const uint32_t chunks = 1u << (p.log_n - S);
+  if (polys * (chunks / kTiles) < kNarrowBelowBlocks) {
+    launch_chunks<kFwd, S, kNarrow, true>(p, polys, device, stream, epilogue);
+  } else {
+    launch_chunks<kFwd, S, kTiles, true>(p, polys, device, stream, epilogue);
+  }
+}
+
+template <bool kFwd>
+void dispatch_columns(uint32_t s, const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream) {
+  switch (s) {
+    case 6: launch_columns<kFwd, 6>(p, polys, device, stream); break;
+    case 7: launch_columns<kFwd, 7>(p, polys, device, stream); break;
+    default: launch_columns<kFwd, 8>(p, polys, device, stream); break;
+  }
+}
+
+// The chunk phase (or the whole transform when `single`, log_n <= 12) for 2^s-element chunks.
+// `epilogue` applies to forward transforms only (see PlainStore).
+template <bool kFwd, typename Epilogue = PlainStore>
+void dispatch_chunks(uint32_t s, bool single, const NttLaunch& p, uint32_t polys, int device,
+                     cudaStream_t stream, const Epilogue& epilogue = {}) {
+  static_assert(kFwd || std::is_same_v<Epilogue, PlainStore>, "only forward transforms have an epilogue");
+  if (single) {
+    switch (s) {
+      case 10: launch_chunks<kFwd, 10, 1, false>(p, polys, device, stream, epilogue); break;
+      case 11: launch_chunks<kFwd, 11, 1, false>(p, polys, device, stream, epilogue); break;
+      default: launch_chunks<kFwd, 12, 1, false>(p, polys, device, stream, epilogue); break;
+    }
+    return;
+  }
+  switch (s) {
+    case 7: launch_chunks_two_phase<kFwd, 7>(p, polys, device, stream, epilogue); break;
+    case 8: launch_chunks_two_phase<kFwd, 8>(p, polys, device, stream, epilogue); break;
+    default: launch_chunks_two_phase<kFwd, 9>(p, polys, device, stream, epilogue); break;
+  }
+}
+
+}  // namespace
+}  // namespace fhelium::cuda
