@@ -7,7 +7,7 @@ import { nttPrimes, randomPoly } from './ckks-kernels.test-helpers.js';
 import { keyswitchInnerProduct } from './keyswitch.js';
 import { modulusTable } from './modarith.js';
 import { NttTables, nttForward, nttInverse } from './ntt.js';
-import { RescaleTables, rescaleFinish, rescalePrepare } from './rescale.js';
+import { RescaleTables, rescaleFinish, rescaleNtt, rescalePrepare } from './rescale.js';
 import { Tensor } from './tensor.js';
 import { describeCuda, itCuda } from './testing.js';
 
@@ -51,6 +51,31 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
       const m = modulusTable(primes);
       const mg = modulusTable(primes, { device: 'cuda' });
       same(automorphismCoeff(a, 2 * n - 1, m), automorphismCoeff(ag, 2 * n - 1, mg));
+    });
+  }
+
+  for (const logN of [10, 12, 13, 14, 15, 16, 17]) {
+    // One remaining limb (narrow blocks) and twenty (full-width blocks), a batch of 3 with a batch
+    // stride wider than x, and a batch of 1; x's limbs on table rows 1.. as in a ciphertext.
+    itCuda(`rescaleNtt at logN = ${logN}`, () => {
+      const n = 1 << logN;
+      for (const [l, batch] of [
+        [1, 3],
+        [20, 3],
+        [20, 1],
+      ] as const) {
+        const q = [...nttPrimes(60, logN, 1), ...nttPrimes(45, logN, l)];
+        const rows = [...nttPrimes(50, logN, 1), ...q];
+        const map = q.map((_, i) => i + 1);
+        const cpuNtt = NttTables.build(logN, rows);
+        const gpuNtt = NttTables.build(logN, rows, { device: 'cuda' });
+        const cpuT = RescaleTables.build(q);
+        const gpuT = RescaleTables.build(q, { device: 'cuda' });
+        const wide = Tensor.fromArray(randomPoly([...q, q[0]!], batch, n, BigInt(logN * 100 + l)), { shape: [batch, l + 2, n] });
+        const x = wide.narrow(1, 0, l + 1);
+        const xg = wide.to('cuda').narrow(1, 0, l + 1);
+        same(rescaleNtt(x, cpuNtt, cpuT, { limbToPrime: map }), rescaleNtt(xg, gpuNtt, gpuT, { limbToPrime: map }));
+      }
     });
   }
 

@@ -57,7 +57,7 @@ export {
   type ModDownFinishOptions,
   type ModUpDigitsOptions,
 } from './basis-conversion.js';
-export { RescaleTables, rescalePrepare, rescaleFinish, type RescaleTablesOptions, type RescaleOptions } from './rescale.js';
+export { RescaleTables, rescalePrepare, rescaleFinish, rescaleNtt, type RescaleTablesOptions, type RescaleOptions, type RescaleNttOptions } from './rescale.js';
 export { keyswitchInnerProduct, type KeyswitchOptions } from './keyswitch.js';
 export {
   SmallDistribution,

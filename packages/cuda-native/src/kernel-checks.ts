@@ -72,6 +72,11 @@ export interface KernelBinding extends NativeBinding {
     x: bigint, xBatchStride: number, tNtt: bigint, tBatchStride: number, out: bigint, outBatchStride: number,
     batch: number, logN: number,
   ): void;
+  rescaleNtt(
+    device: number, nttLayout: TableLayout, nttPtr: bigint, nttWords: number, layout: TableLayout, tablesPtr: bigint,
+    tablesWords: number, x: bigint, xBatchStride: number, scratch: bigint, scratchBatchStride: number, out: bigint,
+    outBatchStride: number, batch: number, limbToPrime: Uint32Array,
+  ): void;
   keyswitchInnerProduct(
     device: number, digits: bigint, numDigits: number, limbs: number, keys: bigint, limbToPrime: Uint32Array,
     moduli: bigint, numPrimes: number, logN: number, galoisElement: bigint, accumulate: boolean, out: bigint,

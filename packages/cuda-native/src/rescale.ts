@@ -1,14 +1,17 @@
 /**
  * Rescale by the last prime q_l with rounding (csrc/cpu/rescale.h, csrc/cuda/rescale.h), on CPU and
- * CUDA tensors with bit-identical results. For x over Q_l in NTT form the caller composes:
- * inverse NTT of limb l, {@link rescalePrepare}, forward NTT of its output over q_0..q_{l-1},
- * {@link rescaleFinish}; the result is round(x / q_l) over Q_{l-1}. CUDA calls are enqueued on the
- * current stream; only outputs (when none are given) are allocated, through the caching allocator.
+ * CUDA tensors with bit-identical results. For x over Q_l in NTT form, {@link rescaleNtt} does the
+ * whole operation; it equals the composition of inverse NTT of limb l, {@link rescalePrepare},
+ * forward NTT of its output over q_0..q_{l-1} and {@link rescaleFinish}, whose result is
+ * round(x / q_l) over Q_{l-1}, and on CUDA runs in three kernels where the composition takes six.
+ * CUDA calls are enqueued on the current stream; only outputs (when none are given) and scratch
+ * are allocated, through the caching allocator.
  */
 import { type DeviceLike } from './device.js';
 import { ShapeMismatchError, TensorArgumentError } from './errors.js';
 import { formatShape } from './layout.js';
-import { checkU64, kernels, KernelTables, log2, outputOperand, polyGeometry, primeArray, sameDevice, type BuiltTables } from './kernel-checks.js';
+import { checkU64, kernels, KernelTables, limbMap, log2, outputOperand, polyGeometry, primeArray, sameDevice, type BuiltTables } from './kernel-checks.js';
+import { NttTables } from './ntt.js';
 import { Tensor } from './tensor.js';
 
 /** Options of {@link RescaleTables.build}. */
@@ -90,5 +93,59 @@ export function rescaleFinish(x: Tensor, tNtt: Tensor, tables: RescaleTables, op
   const shape = [...x.shape.slice(0, -2), l, gx.n];
   const { tensor: out, geometry: o } = outputOperand(options.out, shape, x, [x, tNtt], true, op);
   kernels().rescaleFinish(x._dev, tables._layout, tables.tensor._ptr, tables._words, x._ptr, gx.batchStride, tNtt._ptr, gt.batchStride, out._ptr, o.batchStride, gx.batch, log2(gx.n));
+  return out;
+}
+
+/** Options of {@link rescaleNtt}. */
+export interface RescaleNttOptions extends RescaleOptions {
+  /**
+   * NTT table row of each limb of x (host array, l + 1 entries, as for `nttForward`). Default: the
+   * identity. Row `limbToPrime[i]` must hold the prime `tables.primes[i]`.
+   */
+  limbToPrime?: Uint32Array | readonly number[];
+}
+
+/**
+ * The whole rescale of `x` (`[...batch, l+1, N]` over Q_l = q_0..q_l in NTT form): round(x / q_l)
+ * over Q_{l-1} in NTT form, `[...batch, l, N]`. The same result, bit for bit, as the composition in
+ * this file's header; on CUDA three kernels instead of six (log N >= 13; four at smaller N), and
+ * one scratch limb per batch element from the caching allocator. `out` must not overlap `x`.
+ * @throws {TensorArgumentError} (and subclasses) for a bad operand, limb map, device, or tables that
+ *   do not match (the NTT tables' N, or a row whose prime is not the rescale tables' prime).
+ */
+export function rescaleNtt(x: Tensor, ntt: NttTables, tables: RescaleTables, options: RescaleNttOptions = {}): Tensor {
+  const op = 'rescaleNtt';
+  checkU64(x, 'x', op);
+  if (!(ntt instanceof NttTables)) throw new TensorArgumentError(`${op}: ntt must be NttTables, got ${String(ntt)}`);
+  ntt._checkFor(x, op);
+  checkTables(tables, op)._checkFor(x, op);
+  const g = polyGeometry(x, 'x', op);
+  const l = tables.numDst;
+  if (g.limbs !== l + 1) {
+    throw new ShapeMismatchError(`${op}: the tables rescale ${l + 1} limbs but x ${formatShape(x.shape)} has ${g.limbs}`);
+  }
+  if (g.n !== 2 ** ntt.logN) throw new TensorArgumentError(`${op}: x has N = ${g.n} but the NTT tables are for N = 2^${ntt.logN}`);
+  const map = limbMap(options.limbToPrime, g.limbs, ntt.numPrimes, op);
+  for (let i = 0; i <= l; i++) {
+    if (ntt.primes[map[i]!] !== tables.primes[i]) {
+      throw new TensorArgumentError(
+        `${op}: limb ${i} uses NTT table row ${map[i]} (prime ${ntt.primes[map[i]!]}) but the rescale tables have q_${i} = ${tables.primes[i]}`,
+      );
+    }
+  }
+  const shape = [...x.shape.slice(0, -2), l, g.n];
+  const { tensor: out, geometry: o } = outputOperand(options.out, shape, x, [x], false, op);
+  const scratch = Tensor.empty([g.batch, 1, g.n], { dtype: 'uint64', device: x.device });
+  try {
+    kernels().rescaleNtt(
+      x._dev, ntt._layout, ntt.tensor._ptr, ntt._words, tables._layout, tables.tensor._ptr, tables._words,
+      x._ptr, g.batchStride, scratch._ptr, g.n, out._ptr, o.batchStride, g.batch, map,
+    );
+  } catch (error) {
+    if (options.out === undefined) out.dispose();
+    throw error;
+  } finally {
+    scratch.dispose();
+  }
   return out;
 }

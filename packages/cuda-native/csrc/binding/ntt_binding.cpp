@@ -3,6 +3,7 @@
 // kernels' own checks are the backstop. See kernel_binding_util.h for table layouts.
 #include "binding/binding.h"
 #include "binding/kernel_binding_util.h"
+#include "binding/ntt_layout.h"
 #include "common/limb_map.h"
 #include "common/ntt_digit_skip.h"
 #include "common/ntt_tables.h"
@@ -15,8 +16,8 @@
 namespace fhelium::binding {
 namespace {
 
-using kernels::Layout;
-using NttLayout = Layout<NttTablesView, 0x4e54544cu>;  // 'NTTL'
+using kernels::NttLayout;
+using kernels::ntt_view;
 
 // nttTablesBuild(logN, primes: BigUint64Array) -> { words: BigUint64Array, layout, psi: BigUint64Array }
 napi_value ntt_tables_build(Args& a) {
@@ -44,22 +45,6 @@ napi_value ntt_tables_build(Args& a) {
   return out;
 }
 FHELIUM_BINDING("nttTablesBuild", ntt_tables_build)
-
-// The view of `layout` rebased on the table tensor at `ptr` holding `words` words.
-NttTablesView ntt_view(Args& a, std::size_t layout_arg, std::size_t ptr_arg, std::size_t words_arg) {
-  const NttLayout* layout = a.external<NttLayout>(layout_arg, "NTT tables (from nttTablesBuild)");
-  const auto* base = a.ptr<const uint64_t>(ptr_arg);
-  const int64_t words = a.i64(words_arg);
-  FHELIUM_CHECK(words >= 0 && static_cast<std::size_t>(words) >= layout->words, Argument,
-                "NTT kernels: the table tensor holds " + std::to_string(words) + " words, the tables need " +
-                    std::to_string(layout->words));
-  NttTablesView v = layout->offsets;
-  v.moduli = kernels::rebase(base, layout->offsets.moduli);
-  v.forward = kernels::rebase(base, layout->offsets.forward);
-  v.inverse = kernels::rebase(base, layout->offsets.inverse);
-  v.scalars = kernels::rebase(base, layout->offsets.scalars);
-  return v;
-}
 
 // nttForward / nttInverse(device, layout, tablesPtr, tablesWords, in, inBatchStride, out,
 //                         outBatchStride, batch, limbs, limbToPrime: Uint32Array,

@@ -3,6 +3,8 @@
 // kernels' own checks are the backstop. See kernel_binding_util.h for table layouts.
 #include "binding/binding.h"
 #include "binding/kernel_binding_util.h"
+#include "binding/ntt_layout.h"
+#include "common/limb_map.h"
 #include "common/rescale_tables.h"
 #include "cpu/rescale.h"
 
@@ -36,10 +38,12 @@ napi_value rescale_tables_build(Args& a) {
 }
 FHELIUM_BINDING("rescaleTablesBuild", rescale_tables_build)
 
-RescaleView rescale_view(Args& a) {
-  const RescaleLayout* layout = a.external<RescaleLayout>(1, "rescale tables (from rescaleTablesBuild)");
-  const auto* base = a.ptr<const uint64_t>(2);
-  const int64_t words = a.i64(3);
+// The rescale view of the layout at argument `at`, rebased on the table tensor at `at + 1` holding
+// `at + 2` words.
+RescaleView rescale_view(Args& a, std::size_t at = 1) {
+  const RescaleLayout* layout = a.external<RescaleLayout>(at, "rescale tables (from rescaleTablesBuild)");
+  const auto* base = a.ptr<const uint64_t>(at + 1);
+  const int64_t words = a.i64(at + 2);
   FHELIUM_CHECK(words >= 0 && static_cast<std::size_t>(words) >= layout->words, Argument,
                 "rescale: the table tensor holds " + std::to_string(words) + " words, the tables need " +
                     std::to_string(layout->words));
@@ -81,6 +85,28 @@ napi_value rescale_finish(Args& a) {
   return nullptr;
 }
 FHELIUM_BINDING("rescaleFinish", rescale_finish)
+
+// rescaleNtt(device, nttLayout, nttPtr, nttWords, layout, tablesPtr, tablesWords, x, xBatchStride,
+//            scratch, scratchBatchStride, out, outBatchStride, batch, limbToPrime: Uint32Array)
+napi_value rescale_ntt(Args& a) {
+  const int dev = a.i32(0);
+  const NttTablesView ntt = kernels::ntt_view(a, 1, 2, 3);
+  const RescaleView t = rescale_view(a, 4);
+  const auto* x = a.ptr<const uint64_t>(7);
+  const auto x_stride = static_cast<std::size_t>(a.i64(8));
+  auto* scratch = a.ptr<uint64_t>(9);
+  const auto scratch_stride = static_cast<std::size_t>(a.i64(10));
+  auto* out = a.ptr<uint64_t>(11);
+  const auto out_stride = static_cast<std::size_t>(a.i64(12));
+  const auto batch = static_cast<std::size_t>(a.i64(13));
+  const auto map = kernels::typed_array<uint32_t>(a, 14, napi_uint32_array, "a Uint32Array limb map");
+  FHELIUM_CHECK(map.length == static_cast<std::size_t>(t.num_dst) + 1, Argument,
+                "rescaleNtt: the limb map has " + std::to_string(map.length) + " entries for " +
+                    std::to_string(t.num_dst + 1) + " limbs");
+  FHELIUM_RUN_ON(dev, rescale_ntt, x, x_stride, scratch, scratch_stride, out, out_stride, batch, map.data, ntt, t);
+  return nullptr;
+}
+FHELIUM_BINDING("rescaleNtt", rescale_ntt)
 
 }  // namespace
 }  // namespace fhelium::binding

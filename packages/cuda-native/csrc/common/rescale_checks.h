@@ -8,6 +8,7 @@
 #include "common/basis_conversion_checks.h"
 #include "common/kernel_args.h"
 #include "common/limb_map.h"
+#include "common/ntt_tables.h"
 #include "common/rescale_tables.h"
 
 namespace fhelium {
@@ -29,6 +30,32 @@ inline void check_rescale_prepare(const char* where, const uint64_t* last, std::
   check_batch(where, batch, last_stride, 1, out_stride, t.num_dst, log_n);
   require_disjoint(where, last, span_words(batch, last_stride, 1, log_n), out,
                    span_words(batch, out_stride, t.num_dst, log_n));
+}
+
+// rescale_ntt: x holds l + 1 = t.num_dst + 1 limbs per batch element, scratch one, out l; the
+// three buffers are pairwise disjoint. Returns the copied limb map of x (l + 1 entries).
+inline LimbMap check_rescale_ntt(const char* where, const uint64_t* x, std::size_t x_stride,
+                                 const uint64_t* scratch, std::size_t scratch_stride, const uint64_t* out,
+                                 std::size_t out_stride, std::size_t batch, const uint32_t* limb_to_prime,
+                                 const NttTablesView& ntt, const RescaleView& t) {
+  const uint32_t log_n = ntt.log_n;
+  require_log_n(where, log_n);
+  check_rescale_view(where, t);
+  require_argument(ntt.moduli != nullptr && ntt.forward != nullptr && ntt.inverse != nullptr &&
+                       ntt.scalars != nullptr,
+                   where, "a complete NttTablesView", "a view with a null table");
+  require_argument(x != nullptr && scratch != nullptr && out != nullptr, where,
+                   "non-null x, scratch and out", "a null pointer");
+  const std::size_t l = t.num_dst;
+  check_batch(where, batch, x_stride, l + 1, out_stride, l, log_n);
+  check_batch(where, batch, scratch_stride, 1, out_stride, l, log_n);
+  const std::size_t x_words = span_words(batch, x_stride, l + 1, log_n);
+  const std::size_t scratch_words = span_words(batch, scratch_stride, 1, log_n);
+  const std::size_t out_words = span_words(batch, out_stride, l, log_n);
+  require_disjoint(where, x, x_words, out, out_words);
+  require_disjoint(where, x, x_words, scratch, scratch_words);
+  require_disjoint(where, scratch, scratch_words, out, out_words);
+  return make_limb_map(where, limb_to_prime, l + 1, ntt.num_primes);
 }
 
 }  // namespace fhelium

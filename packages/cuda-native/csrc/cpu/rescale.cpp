@@ -2,6 +2,7 @@
 
 #include "common/rescale_checks.h"
 #include "common/rescale_core.h"
+#include "cpu/ntt.h"
 #include "cpu/parallel.h"
 #include "cpu/sub_scale.h"
 
@@ -35,6 +36,20 @@ void rescale_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64_
                   t.num_dst, log_n, t.finish);
   detail::sub_scale(x, x_batch_stride, t_ntt, t_batch_stride, out, out_batch_stride, batch,
                     t.num_dst, log_n, t.finish, kNoAddend);
+}
+
+void rescale_ntt(const uint64_t* x, std::size_t x_batch_stride, uint64_t* scratch,
+                 std::size_t scratch_batch_stride, uint64_t* out, std::size_t out_batch_stride,
+                 std::size_t batch, const uint32_t* limb_to_prime, const NttTablesView& ntt,
+                 const RescaleView& t) {
+  const LimbMap map = check_rescale_ntt("cpu::rescale_ntt", x, x_batch_stride, scratch, scratch_batch_stride, out,
+                                        out_batch_stride, batch, limb_to_prime, ntt, t);
+  const std::size_t l = t.num_dst;
+  const uint32_t log_n = ntt.log_n;
+  ntt_inverse(x + (l << log_n), x_batch_stride, scratch, scratch_batch_stride, batch, 1, map.prime + l, ntt);
+  rescale_prepare(scratch, scratch_batch_stride, out, out_batch_stride, batch, log_n, t);
+  ntt_forward(out, out_batch_stride, out, out_batch_stride, batch, l, map.prime, ntt);
+  rescale_finish(x, x_batch_stride, out, out_batch_stride, out, out_batch_stride, batch, log_n, t);
 }
 
 }  // namespace fhelium::cpu

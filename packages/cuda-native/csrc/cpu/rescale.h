@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/ntt_tables.h"
 #include "common/rescale_tables.h"
 
 namespace fhelium::cpu {
@@ -27,5 +28,15 @@ void rescale_prepare(const uint64_t* last, std::size_t last_batch_stride, uint64
 void rescale_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* t_ntt,
                     std::size_t t_batch_stride, uint64_t* out, std::size_t out_batch_stride,
                     std::size_t batch, uint32_t log_n, const RescaleView& t);
+
+// The whole rescale of x over Q_l in NTT form: steps 1-4 above, out = round(x / q_l) over
+// Q_{l-1} in NTT form. x: l + 1 = t.num_dst + 1 limbs per batch element, limb i on NTT table row
+// limb_to_prime[i] (HOST memory, l + 1 entries; the rescale tables must be built for the same
+// primes). scratch: one limb per batch element, overwritten. out: l limbs. x, scratch and out are
+// pairwise disjoint. Throws Error(Argument) before writing anything.
+void rescale_ntt(const uint64_t* x, std::size_t x_batch_stride, uint64_t* scratch,
+                 std::size_t scratch_batch_stride, uint64_t* out, std::size_t out_batch_stride,
+                 std::size_t batch, const uint32_t* limb_to_prime, const NttTablesView& ntt,
+                 const RescaleView& t);
 
 }  // namespace fhelium::cpu

@@ -423,6 +423,17 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
     launch_seq();
     record(ps, "rescale (sequence)", shape_of(2, lq, log_n) + "->" + std::to_string(l), res, g_res,
            launch_seq, stream, reps);
+
+    // The same in one call: rescale_ntt's three fused kernels against the sequence's six, checked
+    // against the sequence's CPU result.
+    DeviceWords g_scratch(2 * n), g_fused(res.size());
+    auto launch_fused = [&] {
+      cuda::rescale_ntt(ds, d_ct.get(), lq * n, g_scratch.get(), n, g_fused.get(), l * n, 2, map_q.data(), dv,
+                        rs.view(d_rs.get()));
+    };
+    launch_fused();
+    record(ps, "rescale_ntt (fused)", shape_of(2, lq, log_n) + "->" + std::to_string(l), res, g_fused,
+           launch_fused, stream, reps);
   }
   // Key-switching inner product over Q u P with dnum digits; random keys over the full basis.
   std::vector<uint64_t> keys;

@@ -31,17 +31,6 @@ std::vector<uint64_t> schoolbook_negacyclic(const std::vector<uint64_t>& a,
   return c;
 }
 
-template <typename F>
-bool throws_argument_error(F f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    if (e.kind() != ErrorKind::Argument) throw;
-    return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 void run_ntt_tests(Counter& c) {

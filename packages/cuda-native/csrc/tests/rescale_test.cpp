@@ -1,4 +1,5 @@
 // Rescale against the exact rounded division of the CRT value.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,24 @@ void run_rescale_tests(Counter& c) {
     cpu::rescale_finish(x_ntt.data(), stride, t.data(), l * n, out.data(), l * n, batch, log_n, v);
     cpu::ntt_inverse(out.data(), l * n, out_coeff.data(), l * n, batch, l, map.data(),
                      ntt.host_view());
+
+    // The same in one call.
+    std::vector<uint64_t> scratch(batch * n), fused(batch * l * n);
+    cpu::rescale_ntt(x_ntt.data(), stride, scratch.data(), n, fused.data(), l * n, batch, map.data(),
+                     ntt.host_view(), v);
+    c.check(fused == out, "rescale_ntt == the composition, l = " + std::to_string(l));
+    // Scratch overlapping the output is refused before anything is written.
+    std::vector<uint64_t> untouched(fused.size(), 7);
+    c.check(throws_argument_error([&] {
+              cpu::rescale_ntt(x_ntt.data(), stride, untouched.data(), n, untouched.data() + n, l * n, batch,
+                               map.data(), ntt.host_view(), v);
+            }) && std::all_of(untouched.begin(), untouched.end(), [](uint64_t w) { return w == 7; }),
+            "rescale_ntt refuses scratch overlapping out, writing nothing");
+    c.check(throws_argument_error([&] {
+              cpu::rescale_ntt(x_ntt.data(), stride, scratch.data(), n, fused.data(), l * n, batch, nullptr,
+                               ntt.host_view(), v);
+            }),
+            "rescale_ntt refuses a null limb map");
 
     // Coefficient path: prepare + finish directly.
     std::vector<uint64_t> t2(batch * l * n), out2(batch * l * n);

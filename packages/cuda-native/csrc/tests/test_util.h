@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/error.h"
 #include "common/modarith.h"
 
 namespace fhelium::test {
@@ -40,5 +41,17 @@ std::vector<uint64_t> ntt_primes(uint32_t bits, uint32_t log_n, std::size_t coun
 // Fills limb l of every batch element with values below primes[map[l]].
 void fill_random(std::vector<uint64_t>& data, std::size_t batch, std::size_t limbs,
                  std::size_t n, const std::vector<uint64_t>& primes, const uint32_t* map);
+
+// True when f() throws Error(Argument); any other Error propagates.
+template <typename F>
+bool throws_argument_error(F f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::Argument) throw;
+    return true;
+  }
+  return false;
+}
 
 }  // namespace fhelium::test
