@@ -22,13 +22,10 @@ import {
   nttForward,
   nttInverse,
   polyEvalMod,
-  rescaleFinish,
-  rescalePrepare,
+  rescaleNtt,
   subMod,
   Tensor,
   tensorProductMod,
-  type NttTables,
-  type RescaleTables,
 } from '@fhelium/cuda-native';
 import {
   Ciphertext,
@@ -582,21 +579,12 @@ export class CkksEngine {
     const l = ct.level;
     if (l === 0) throw new CkksLevelMismatchError(`${op}: ct is at level 0, the last level; there is no prime left to divide by`);
     const lt = this._tables.levels[l]!;
-    const rt = lt.rescale!;
-    const ntt = this._tables.ntt;
-    const scope = new Scope();
+    const out = rescaleNtt(ct.data, this._tables.ntt, lt.rescale!, { limbToPrime: lt.qMap });
     try {
-      const lastCoeff = scope.add(nttInverse(scope.narrow(ct.data, 1, l, 1), ntt, { limbToPrime: lt.lastMap }));
-      const t = rescalePrepareNtt(lastCoeff, rt, ntt, this._tables.levels[l - 1]!.qMap);
-      try {
-        rescaleFinishInto(ct.data, t, rt);
-        return this.wrapLike(ct, t, l - 1, ct.scale / Number(this.parameters.qPrimes[l]!), ct.components);
-      } catch (error) {
-        t.dispose();
-        throw error;
-      }
-    } finally {
-      scope.dispose();
+      return this.wrapLike(ct, out, l - 1, ct.scale / Number(this.parameters.qPrimes[l]!), ct.components);
+    } catch (error) {
+      out.dispose();
+      throw error;
     }
   }
 
@@ -765,18 +753,3 @@ export class CkksEngine {
   }
 }
 
-/** Steps 2–3 of rescale: the correction of the dropped limb, in NTT form over Q_{l-1}. */
-function rescalePrepareNtt(lastCoeff: Tensor, tables: RescaleTables, ntt: NttTables, lowerMap: Uint32Array): Tensor {
-  const t = rescalePrepare(lastCoeff, tables);
-  try {
-    return nttForward(t, ntt, { limbToPrime: lowerMap, out: t });
-  } catch (error) {
-    t.dispose();
-    throw error;
-  }
-}
-
-/** Step 4 of rescale, written over `t`. */
-function rescaleFinishInto(x: Tensor, t: Tensor, tables: RescaleTables): void {
-  rescaleFinish(x, t, tables, { out: t });
-}

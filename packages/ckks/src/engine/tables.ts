@@ -26,8 +26,6 @@ export interface LevelTables {
   readonly qMap: Uint32Array;
   /** Limb map of Q_l ∪ P: 0..l, then L+1..L+K. */
   readonly qpMap: Uint32Array;
-  /** Limb map of the last limb: [l]. */
-  readonly lastMap: Uint32Array;
 }
 
 /**
@@ -77,7 +75,6 @@ export class EngineTables {
             moduliQP: own(modulusTable([...q, ...parameters.pPrimes], { device })),
             qMap: Uint32Array.from({ length: l + 1 }, (_, i) => i),
             qpMap: Uint32Array.from({ length: l + 1 + K }, (_, i) => (i <= l ? i : L + 1 + (i - l - 1))),
-            lastMap: Uint32Array.of(l),
           }),
         );
       }
