@@ -142,7 +142,8 @@ if (op === 'steps' || op === 'graphSteps') {
   if (op === 'graphSteps') {
     const product = engine.multiply(a, b);
     const rt = lt.rescale;
-    const lastCoeff = nttInverse(a.data.narrow(1, level, 1), t.ntt, { limbToPrime: lt.lastMap });
+    const lastMap = Uint32Array.of(level);
+    const lastCoeff = nttInverse(a.data.narrow(1, level, 1), t.ntt, { limbToPrime: lastMap });
     const prepared = native.rescalePrepare(lastCoeff, rt);
     const mrr = () => {
       const m = engine.multiplyRelinearize(a, b, keys.relinearizationKey);
@@ -152,9 +153,10 @@ if (op === 'steps' || op === 'graphSteps') {
     };
     Object.assign(steps, {
       'tensorProductMod': () => native.tensorProductMod(a.data, b.data, moduli),
-      'rescale nttInverse last [2,1,N]': () => nttInverse(a.data.narrow(1, level, 1), t.ntt, { limbToPrime: lt.lastMap }),
+      'rescale nttInverse last [2,1,N]': () => nttInverse(a.data.narrow(1, level, 1), t.ntt, { limbToPrime: lastMap }),
       'rescalePrepare': () => native.rescalePrepare(lastCoeff, rt),
       'rescale nttForward [2,l,N]': () => { nttForward(prepared, t.ntt, { limbToPrime: t.levels[level - 1].qMap, out: prepared }); return null; },
+      'rescaleNtt [2,l+1,N]': () => native.rescaleNtt(a.data, t.ntt, rt, { limbToPrime: lt.qMap }),
       'engine.multiply': () => engine.multiply(a, b),
       'engine.relinearize': () => engine.relinearize(product, keys.relinearizationKey),
       'engine.rescale': () => engine.rescale(a),
