@@ -15,7 +15,7 @@ const sources = readdirSync(cudaDir)
 
 // Kernels that read only read-only tables (twiddles, moduli) before the wait, to overlap that
 // latency with the predecessor's tail.
-const STAGE_TABLES_FIRST = new Set(['ntt_columns_kernel', 'ntt_chunks_kernel', 'rescale_columns_kernel']);
+const STAGE_TABLES_FIRST = new Set(['ntt_columns_kernel', 'ntt_chunks_kernel']);
 
 interface Kernel {
   file: string;

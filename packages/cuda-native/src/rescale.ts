@@ -3,7 +3,7 @@
  * CUDA tensors with bit-identical results. For x over Q_l in NTT form, {@link rescaleNtt} does the
  * whole operation; it equals the composition of inverse NTT of limb l, {@link rescalePrepare},
  * forward NTT of its output over q_0..q_{l-1} and {@link rescaleFinish}, whose result is
- * round(x / q_l) over Q_{l-1}, and on CUDA runs in three kernels where the composition takes six.
+ * round(x / q_l) over Q_{l-1}, and on CUDA runs in four kernels where the composition takes six.
  * CUDA calls are enqueued on the current stream; only outputs (when none are given) and scratch
  * are allocated, through the caching allocator.
  */
@@ -108,8 +108,8 @@ export interface RescaleNttOptions extends RescaleOptions {
 /**
  * The whole rescale of `x` (`[...batch, l+1, N]` over Q_l = q_0..q_l in NTT form): round(x / q_l)
  * over Q_{l-1} in NTT form, `[...batch, l, N]`. The same result, bit for bit, as the composition in
- * this file's header; on CUDA three kernels instead of six (log N >= 13; four at smaller N), and
- * one scratch limb per batch element from the caching allocator. `out` must not overlap `x`.
+ * this file's header; on CUDA four kernels instead of six (three at log N <= 12) and two passes
+ * over the output fewer, with one scratch limb per batch element from the caching allocator. `out` must not overlap `x`.
  * @throws {TensorArgumentError} (and subclasses) for a bad operand, limb map, device, or tables that
  *   do not match (the NTT tables' N, or a row whose prime is not the rescale tables' prime).
  */

@@ -74,6 +74,26 @@ struct Swizzled {
   __device__ __forceinline__ uint32_t operator()(uint32_t i) const { return swz(i); }
 };
 
+// What a transform's last kernel stores for element i (global index within the limb) of limb `limb`
+// of batch element b, given its final value: the forward chunk kernel's fully reduced NTT value, or
+// the inverse column kernel's coefficient in [0, q). PlainStore stores the value; other epilogues
+// fold in the elementwise step that follows the transform (rescale.cu, basis_conversion.cu), saving
+// a kernel and a pass over memory. An epilogue runs after wait_for_producers(), so it may read what
+// earlier work on the stream wrote.
+struct PlainStore {
+  __device__ __forceinline__ uint64_t operator()(uint32_t, uint32_t, std::size_t, uint64_t v) const { return v; }
+};
+
+// What the column kernel reads for element j (global index within the limb) of limb `limb` of
+// batch element b in its first stage group: PlainLoad reads the input limb `src` (the transform's
+// input); other loads fold in the elementwise step that produces that input (rescale.cu), saving a
+// kernel and a pass over memory. A load runs after wait_for_producers().
+struct PlainLoad {
+  __device__ __forceinline__ uint64_t operator()(const uint64_t* src, uint32_t, uint32_t, uint32_t j) const {
+    return src[j];
+  }
+};
+
 // Column phase: tile = 2^S rows at stride 2^(log_n - S), 2048 >> S adjacent columns per block.
 // Forward: the first S stages, output in [0, 4q). Inverse: the last S stages, output in [0, q).
 // Reads and writes global memory directly in the first and last groups (each warp access covers
@@ -81,8 +101,9 @@ struct Swizzled {
 // kCols columns per block (columns_per_block(S), or narrow_columns_per_block(S) for few
 // polynomials) with kCols << (S - 3) threads. 1024 resident threads per SM cap registers at 64;
 // ptxas -v shows no spills.
-template <bool kFwd, int S, uint32_t kCols>
-__global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3))) ntt_columns_kernel(NttLaunch p) {
+template <bool kFwd, int S, uint32_t kCols, typename Load, typename Store>
+__global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3)))
+    ntt_columns_kernel(NttLaunch p, Load load, Store store) {
   constexpr int kGroups = groups_for(S);
   constexpr uint32_t kThreadsHere = kCols << (S - 3);
   __shared__ uint64_t sh[kCols << S];
@@ -115,7 +136,7 @@ __global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3))) n
     int q_lo, q_hi;
     group_bits<kFwd, S>(0, lo, q_lo, q_hi);
 #pragma unroll
-    for (int v = 0; v < 8; ++v) x[v] = src[glob(g, slot_k(t, v, lo))];
+    for (int v = 0; v < 8; ++v) x[v] = load(src, b, limb, glob(g, slot_k(t, v, lo)));
   }
   __pipeline_wait_prior(0);
   __syncthreads();
@@ -132,7 +153,10 @@ __global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3))) n
     reg_stages<kFwd, ColumnTwiddles>(x, lo, q_lo, q_hi, t, g, c);
     if (grp == kGroups - 1) {
 #pragma unroll
-      for (int v = 0; v < 8; ++v) dst[glob(g, slot_k(t, v, lo))] = x[v];
+      for (int v = 0; v < 8; ++v) {
+        const uint32_t j = glob(g, slot_k(t, v, lo));
+        dst[j] = store(b, limb, j, x[v]);
+      }
     } else {
 #pragma unroll
       for (int v = 0; v < 8; ++v) sh[sh_addr(g, slot_k(t, v, lo))] = x[v];
@@ -140,14 +164,6 @@ __global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3))) n
     }
   }
 }
-
-// What the forward chunk kernel stores for element i of limb `limb` of batch element b, given its
-// fully reduced NTT value: PlainStore stores the value; other epilogues fold in the elementwise
-// step that follows the transform (rescale.cu), saving a kernel and a pass over memory. An
-// epilogue runs after wait_for_producers(), so it may read what earlier work on the stream wrote.
-struct PlainStore {
-  __device__ __forceinline__ uint64_t operator()(uint32_t, uint32_t, std::size_t, uint64_t v) const { return v; }
-};
 
 // Chunk phase: tile = 2^S contiguous elements, kTiles tiles per block. Forward: the last S stages
 // (all of them when S = log_n), output fully reduced. Inverse: the first S stages, output in
@@ -288,7 +304,7 @@ void prefer_shared_carveout(Kernel kernel) {
   cudaThreadExchangeStreamCaptureMode(&mode);
 }
 
-template <bool kFwd, int S>
+template <bool kFwd, int S, typename Load, typename Store>
 struct ntt_columns_kernel_tag {};
 template <bool kFwd, int S, int kTiles, bool kStageTw, typename Epilogue>
 struct ntt_chunks_kernel_tag {};
@@ -306,21 +322,22 @@ void once_per_device(int device, Set set) {
   std::call_once(flags[static_cast<std::size_t>(device)], set);
 }
 
-template <bool kFwd, int S>
-void launch_columns(const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream) {
-  once_per_device<ntt_columns_kernel_tag<kFwd, S>>(device, [] {
-    prefer_shared_carveout(ntt_columns_kernel<kFwd, S, narrow_columns_per_block(S)>);
-    prefer_shared_carveout(ntt_columns_kernel<kFwd, S, columns_per_block(S)>);
+template <bool kFwd, int S, typename Load, typename Store>
+void launch_columns(const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream, const Load& load,
+                    const Store& store) {
+  once_per_device<ntt_columns_kernel_tag<kFwd, S, Load, Store>>(device, [] {
+    prefer_shared_carveout(ntt_columns_kernel<kFwd, S, narrow_columns_per_block(S), Load, Store>);
+    prefer_shared_carveout(ntt_columns_kernel<kFwd, S, columns_per_block(S), Load, Store>);
   });
   constexpr uint32_t kCols = columns_per_block(S);
   constexpr uint32_t kNarrow = narrow_columns_per_block(S);
   const uint32_t columns = 1u << (p.log_n - S);
   if (polys * (columns / kCols) < kNarrowBelowBlocks) {
-    launch_dependent(ntt_columns_kernel<kFwd, S, kNarrow>, dim3(columns / kNarrow, polys),
-        dim3(kNarrow << (S - 3)), 0, stream, p);
+    launch_dependent(ntt_columns_kernel<kFwd, S, kNarrow, Load, Store>, dim3(columns / kNarrow, polys),
+        dim3(kNarrow << (S - 3)), 0, stream, p, load, store);
   } else {
-    launch_dependent(ntt_columns_kernel<kFwd, S, kCols>, dim3(columns / kCols, polys), dim3(kCols << (S - 3)),
-        0, stream, p);
+    launch_dependent(ntt_columns_kernel<kFwd, S, kCols, Load, Store>, dim3(columns / kCols, polys),
+        dim3(kCols << (S - 3)), 0, stream, p, load, store);
   }
 }
 
@@ -347,12 +364,16 @@ void launch_chunks_two_phase(const NttLaunch& p, uint32_t polys, int device, cud
   }
 }
 
-template <bool kFwd>
-void dispatch_columns(uint32_t s, const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream) {
+// The column phase for 2^s-row columns: `load` supplies the first stage group's input (PlainLoad),
+// `store` what the inverse writes (PlainStore; the forward's output is an intermediate in [0, 4q)).
+template <bool kFwd, typename Load = PlainLoad, typename Store = PlainStore>
+void dispatch_columns(uint32_t s, const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream,
+                      const Load& load = {}, const Store& store = {}) {
+  static_assert(!kFwd || std::is_same_v<Store, PlainStore>, "the forward column phase's output is an intermediate");
   switch (s) {
-    case 6: launch_columns<kFwd, 6>(p, polys, device, stream); break;
-    case 7: launch_columns<kFwd, 7>(p, polys, device, stream); break;
-    default: launch_columns<kFwd, 8>(p, polys, device, stream); break;
+    case 6: launch_columns<kFwd, 6>(p, polys, device, stream, load, store); break;
+    case 7: launch_columns<kFwd, 7>(p, polys, device, stream, load, store); break;
+    default: launch_columns<kFwd, 8>(p, polys, device, stream, load, store); break;
   }
 }
 

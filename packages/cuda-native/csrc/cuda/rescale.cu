@@ -32,135 +32,17 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 
-// The middle kernel of rescale_ntt (log_n >= 13), on column tiles of 2^S rows as in
-// ntt_columns_kernel. Block (x, b * l + i) takes kCols adjacent columns of the last limb of batch
-// element b after the inverse chunk phase, runs the inverse column stages (q_l), turns each
-// coefficient into the correction t_i of limb i (rescale_core.h) and runs the forward column
-// stages (q_i) on it, writing limb i of `out` in [0, 4 q_i) for the forward chunk phase. The
-// inverse's last stage group and the forward's first use the same register window, so the tile
-// goes from one transform to the other in registers. Each of the l blocks of a column tile
-// repeats its inverse: cheaper than a pass over memory, and it spreads the work over l times as
-// many blocks.
-struct RescaleColumns {
-  const uint64_t* last;  // [batch][N], the inverse chunk phase's output
+// The forward column phase's load in rescale_ntt: the correction t_i of element j of limb i,
+// formed from the last limb's coefficient (rescale_core.h) instead of read from a prepared limb.
+struct RescaleTermLoad {
+  const uint64_t* last;  // [batch][N], the last limb in coefficient form
   std::size_t last_stride;
-  uint64_t* out;  // [batch][l][N]
-  std::size_t out_stride;
-  const uint64_t* forward;  // NTT tables (NttTablesView)
-  const uint64_t* inverse;
-  const uint64_t* scalars;
-  const Modulus* moduli;
-  uint32_t log_n;
-  uint32_t last_prime;  // table row of q_l
-  LimbMap map;          // table rows of q_0..q_{l-1}
   RescaleView t;
+
+  __device__ __forceinline__ uint64_t operator()(const uint64_t*, uint32_t b, uint32_t i, uint32_t j) const {
+    return rescale_term(rescale_shifted(last[b * last_stride + j], t), t, i);
+  }
 };
-
-__device__ __forceinline__ LimbConsts rescale_limb_consts(const RescaleColumns& p, const uint64_t* table,
-                                                          uint32_t prime) {
-  LimbConsts c;
-  c.n = 1u << p.log_n;
-  c.log_n = p.log_n;
-  c.q = p.moduli[prime].value;
-  c.tw = table + 2 * static_cast<std::size_t>(prime) * c.n;
-  c.scal = p.scalars + 4 * static_cast<std::size_t>(prime);
-  return c;
-}
-
-template <int S, uint32_t kCols>
-__global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3)))
-    rescale_columns_kernel(RescaleColumns p) {
-  constexpr int kGroups = groups_for(S);
-  constexpr uint32_t kThreadsHere = kCols << (S - 3);
-  __shared__ uint64_t sh[kCols << S];
-  __shared__ ulonglong2 sh_inv[column_twiddles(S)];
-  __shared__ ulonglong2 sh_fwd[column_twiddles(S)];
-  const uint32_t tid = threadIdx.x;
-  const uint32_t col = tid % kCols;
-  const uint32_t t = tid / kCols;
-  const uint32_t i = blockIdx.y % p.t.num_dst;
-  const uint32_t b = blockIdx.y / p.t.num_dst;
-  LimbConsts ci = rescale_limb_consts(p, p.inverse, p.last_prime);
-  LimbConsts cf = rescale_limb_consts(p, p.forward, p.map.prime[i]);
-  const uint64_t* src = p.last + b * p.last_stride;
-  uint64_t* dst = p.out + b * p.out_stride + (static_cast<std::size_t>(i) << p.log_n);
-  const TileGeom g{col, kCols, blockIdx.x * kCols + col, p.log_n - S};
-
-  // Twiddles are read-only tables: staged before the wait for the producer (dependent_launch.h).
-  copy_async<16>(sh_inv, reinterpret_cast<const ulonglong2*>(ci.tw), column_twiddles(S), tid, kThreadsHere,
-                 SameIndex{}, SameIndex{});
-  copy_async<16>(sh_fwd, reinterpret_cast<const ulonglong2*>(cf.tw), column_twiddles(S), tid, kThreadsHere,
-                 SameIndex{}, SameIndex{});
-  wait_for_producers();
-  uint64_t x[8];
-  uint32_t lo;
-  int q_lo, q_hi;
-  group_bits<false, S>(0, lo, q_lo, q_hi);
-#pragma unroll
-  for (int v = 0; v < 8; ++v) x[v] = src[glob(g, slot_k(t, v, lo))];
-  __pipeline_wait_prior(0);
-  __syncthreads();
-  ci.tw = reinterpret_cast<const uint64_t*>(sh_inv);
-  cf.tw = reinterpret_cast<const uint64_t*>(sh_fwd);
-#pragma unroll
-  for (int grp = 0; grp < kGroups; ++grp) {
-    group_bits<false, S>(grp, lo, q_lo, q_hi);
-    if (grp > 0) {
-#pragma unroll
-      for (int v = 0; v < 8; ++v) x[v] = sh[sh_addr(g, slot_k(t, v, lo))];
-    }
-    reg_stages<false, ColumnTwiddles>(x, lo, q_lo, q_hi, t, g, ci);
-    if (grp < kGroups - 1) {
-#pragma unroll
-      for (int v = 0; v < 8; ++v) sh[sh_addr(g, slot_k(t, v, lo))] = x[v];
-      __syncthreads();
-    }
-  }
-  // x holds coefficients of q_l in [0, q_l), in window S - 3: forward group 0's window.
-#pragma unroll
-  for (int v = 0; v < 8; ++v) x[v] = rescale_term(rescale_shifted(x[v], p.t), p.t, i);
-  // Every thread has read its last inverse group from `sh` before the forward groups write it.
-  __syncthreads();
-#pragma unroll
-  for (int grp = 0; grp < kGroups; ++grp) {
-    group_bits<true, S>(grp, lo, q_lo, q_hi);
-    if (grp > 0) {
-#pragma unroll
-      for (int v = 0; v < 8; ++v) x[v] = sh[sh_addr(g, slot_k(t, v, lo))];
-    }
-    reg_stages<true, ColumnTwiddles>(x, lo, q_lo, q_hi, t, g, cf);
-    if (grp == kGroups - 1) {
-#pragma unroll
-      for (int v = 0; v < 8; ++v) dst[glob(g, slot_k(t, v, lo))] = x[v];
-    } else {
-#pragma unroll
-      for (int v = 0; v < 8; ++v) sh[sh_addr(g, slot_k(t, v, lo))] = x[v];
-      __syncthreads();
-    }
-  }
-}
-
-template <int S>
-struct rescale_columns_kernel_tag {};
-
-template <int S>
-void launch_rescale_columns(const RescaleColumns& p, uint32_t batch, int device, cudaStream_t stream) {
-  constexpr uint32_t kCols = columns_per_block(S);
-  constexpr uint32_t kNarrow = narrow_columns_per_block(S);
-  once_per_device<rescale_columns_kernel_tag<S>>(device, [] {
-    prefer_shared_carveout(rescale_columns_kernel<S, kNarrow>);
-    prefer_shared_carveout(rescale_columns_kernel<S, kCols>);
-  });
-  const uint32_t columns = 1u << (p.log_n - S);
-  const uint32_t polys = batch * p.t.num_dst;
-  if (polys * (columns / kCols) < kNarrowBelowBlocks) {
-    launch_dependent(rescale_columns_kernel<S, kNarrow>, dim3(columns / kNarrow, polys), dim3(kNarrow << (S - 3)), 0,
-        stream, p);
-  } else {
-    launch_dependent(rescale_columns_kernel<S, kCols>, dim3(columns / kCols, polys), dim3(kCols << (S - 3)), 0,
-        stream, p);
-  }
-}
 
 // The forward chunk phase's epilogue in rescale_ntt: rescale_finish of element i of limb `limb`,
 // out = (x - t) * q_l^{-1} mod q_limb, with t the transform's value.
@@ -239,31 +121,31 @@ void rescale_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride,
   dispatch_chunks<false>(single ? log_n : chunk_log(log_n), single, inv, polys, ds.device, stream);
   check_launch(where);
 
-  // 2. The correction t_i in out: from the coefficients (single), or fused with the rest of the
-  // inverse and the forward column phase.
+  // 2. The correction t_i in out, in coefficient form (single) or through the forward column
+  // phase, which forms it as it loads (the inverse's column phase finishes scratch first).
   if (single) {
     rescale_prepare(scratch, scratch_stride, out, out_stride, batch, log_n, t, stream);
   } else {
-    RescaleColumns cols{};
-    cols.last = scratch;
-    cols.last_stride = scratch_stride;
-    cols.out = out;
-    cols.out_stride = out_stride;
-    cols.forward = ntt.forward;
-    cols.inverse = ntt.inverse;
-    cols.scalars = ntt.scalars;
-    cols.moduli = ntt.moduli;
-    cols.log_n = log_n;
-    cols.last_prime = map.prime[l];
-    cols.map = map;
-    cols.t = t;
-    switch (column_log(log_n)) {
-      case 6: launch_rescale_columns<6>(cols, polys, ds.device, stream); break;
-      case 7: launch_rescale_columns<7>(cols, polys, ds.device, stream); break;
-      default: launch_rescale_columns<8>(cols, polys, ds.device, stream); break;
-    }
+    NttLaunch inv_columns = inv;
+    inv_columns.src = scratch;
+    inv_columns.src_batch_stride = scratch_stride;
+    dispatch_columns<false>(column_log(log_n), inv_columns, polys, ds.device, stream);
     check_launch(where);
+    NttLaunch fwd_columns{};
+    fwd_columns.src = scratch;  // unused: RescaleTermLoad reads scratch itself
+    fwd_columns.src_batch_stride = scratch_stride;
+    fwd_columns.dst = out;
+    fwd_columns.dst_batch_stride = out_stride;
+    fwd_columns.twiddles = ntt.forward;
+    fwd_columns.scalars = ntt.scalars;
+    fwd_columns.moduli = ntt.moduli;
+    fwd_columns.log_n = log_n;
+    fwd_columns.limbs = l;
+    fwd_columns.map = map;
+    dispatch_columns<true>(column_log(log_n), fwd_columns, polys * l, ds.device, stream,
+                           RescaleTermLoad{scratch, scratch_stride, t});
   }
+  check_launch(where);
 
   // 3. The forward transform's remaining (or only) kernel over the l limbs, in place, with
   // rescale_finish in its stores.
