@@ -12,8 +12,10 @@
 
 #include "common/basis_conversion_checks.h"
 #include "common/basis_conversion_core.h"
+#include "common/limb_map.h"
 #include "cuda/dependent_launch.h"
 #include "cuda/launch_check.h"
+#include "cuda/ntt_kernels.h"
 #include "cuda/sub_scale.h"
 
 namespace fhelium::cuda {
@@ -187,6 +189,59 @@ void launch(std::size_t in_stride, std::size_t out_stride, uint32_t log_n, const
   check_launch(where);
 }
 
+
+// mod_down_ntt's store of the P limbs' inverse column phase: coefficient x of source limb k,
+// scaled for the conversion as convert_kernel scales it.
+struct ConversionScaleStore {
+  BasisConversionView t;
+
+  __device__ __forceinline__ uint64_t operator()(uint32_t, uint32_t k, std::size_t, uint64_t x) const {
+    return conversion_scale(x, t, k);
+  }
+};
+
+// mod_down_ntt's load of the forward column phase over Q_l: element j of destination limb i of
+// the conversion from the scaled P limbs `y`, with convert_kernel's sums and reductions.
+struct ConvertedLoad {
+  const uint64_t* y;  // [batch][num_src][N], scaled coefficients
+  std::size_t y_stride;
+  BasisConversionView t;
+  uint32_t log_n;
+
+  __device__ __forceinline__ uint64_t operator()(const uint64_t*, uint32_t b, uint32_t i, uint32_t j) const {
+    const uint32_t s = t.num_src;
+    const Modulus m = t.dst_moduli[i];
+    const uint64_t* row = t.qhat_mod_dst + static_cast<std::size_t>(i) * s;
+    const uint64_t* yb = y + b * y_stride + j;
+    Acc128 acc{0, 0};
+    if (t.single_reduction) {
+      for (uint32_t k = 0; k < s; ++k) acc_mul_add(acc, yb[static_cast<std::size_t>(k) << log_n], __ldg(row + k));
+      return acc_reduce_small(acc, m);
+    }
+    for (uint32_t k = 0; k < s; ++k) {
+      acc_mul_add(acc, yb[static_cast<std::size_t>(k) << log_n], __ldg(row + k));
+      if ((k + 1) % kFoldTerms == 0) acc = Acc128{acc_reduce(acc, m), 0};
+    }
+    return acc_reduce(acc, m);
+  }
+};
+
+// mod_down_ntt's store of the forward chunk phase: mod_down_finish of element i of limb `limb`.
+struct ModDownFinishStore {
+  const uint64_t* x;
+  std::size_t x_stride;
+  const uint64_t* constants;  // [q][3]
+  BatchedOperand addend;
+  uint32_t log_n;
+
+  __device__ __forceinline__ uint64_t operator()(uint32_t b, uint32_t limb, std::size_t i, uint64_t v) const {
+    const uint64_t* c = constants + 3 * static_cast<std::size_t>(limb);
+    const std::size_t row = static_cast<std::size_t>(limb) << log_n;
+    return sub_scale_add(x[b * x_stride + row + i], v, addend.row(b, limb, int64_t{1} << log_n),
+                         static_cast<uint32_t>(i), __ldg(c), __ldg(c + 1), __ldg(c + 2));
+  }
+};
+
 }  // namespace
 
 void basis_convert(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
@@ -241,6 +296,80 @@ void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64
   check_addend(where, addend, batch, limbs, log_n);
   detail::launch_sub_scale(x, x_batch_stride, conv, conv_batch_stride, out, out_batch_stride,
                            batch, limbs, log_n, constants, addend, stream, where);
+}
+
+void mod_down_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride, uint64_t* scratch,
+                  std::size_t scratch_batch_stride, uint64_t* out, std::size_t out_batch_stride, std::size_t batch,
+                  const uint32_t* limb_to_prime, const NttTablesView& ntt, const BasisConversionView& conv,
+                  const uint64_t* constants, BatchedOperand addend) {
+  const char* where = "cuda::mod_down_ntt";
+  const LimbMap map = check_mod_down_ntt(where, x, x_batch_stride, scratch, scratch_batch_stride, out, out_batch_stride,
+                                         batch, limb_to_prime, ntt, conv, constants, addend);
+  const uint32_t q = conv.num_dst;
+  const uint32_t p = conv.num_src;
+  require_grid_y(where, batch * (q + p));
+  require_argument(reinterpret_cast<uintptr_t>(ntt.forward) % 16 == 0 && reinterpret_cast<uintptr_t>(ntt.inverse) % 16 == 0,
+                   where, "twiddle tables 16-byte aligned", "a misaligned table pointer");
+  const uint32_t log_n = ntt.log_n;
+  const std::size_t n = std::size_t{1} << log_n;
+  // Strides of a batch of one do not matter; keep them consistent for the kernels.
+  const std::size_t x_stride = batch == 1 ? (q + p) * n : x_batch_stride;
+  const std::size_t scratch_stride = batch == 1 ? p * n : scratch_batch_stride;
+  const std::size_t out_stride = batch == 1 ? q * n : out_batch_stride;
+  const auto stream = static_cast<cudaStream_t>(ds.stream);
+  const uint32_t polys = static_cast<uint32_t>(batch);
+  const bool single = log_n <= 12;
+
+  // 1. Inverse NTT of the P limbs into scratch: whole (single), or its chunk phase then its column
+  // phase storing the conversion's scaled inputs.
+  NttLaunch inv{};
+  inv.src = x + q * n;
+  inv.src_batch_stride = x_stride;
+  inv.dst = scratch;
+  inv.dst_batch_stride = scratch_stride;
+  inv.twiddles = ntt.inverse;
+  inv.scalars = ntt.scalars;
+  inv.moduli = ntt.moduli;
+  inv.log_n = log_n;
+  inv.limbs = p;
+  for (uint32_t k = 0; k < p; ++k) inv.map.prime[k] = map.prime[q + k];
+  dispatch_chunks<false>(single ? log_n : chunk_log(log_n), single, inv, polys * p, ds.device, stream);
+  check_launch(where);
+
+  NttLaunch fwd{};
+  fwd.dst = out;
+  fwd.dst_batch_stride = out_stride;
+  fwd.twiddles = ntt.forward;
+  fwd.scalars = ntt.scalars;
+  fwd.moduli = ntt.moduli;
+  fwd.log_n = log_n;
+  fwd.limbs = q;
+  fwd.map = map;
+  // 2. The converted limbs over Q_l: in coefficient form (single), or formed by the forward column
+  // phase as it loads.
+  if (single) {
+    basis_convert(scratch, scratch_stride, out, out_stride, batch, log_n, conv, stream);
+  } else {
+    NttLaunch inv_columns = inv;
+    inv_columns.src = scratch;
+    inv_columns.src_batch_stride = scratch_stride;
+    dispatch_columns<false>(column_log(log_n), inv_columns, polys * p, ds.device, stream, PlainLoad{},
+                            ConversionScaleStore{conv});
+    check_launch(where);
+    fwd.src = scratch;  // not read: ConvertedLoad reads scratch itself
+    fwd.src_batch_stride = scratch_stride;
+    dispatch_columns<true>(column_log(log_n), fwd, polys * q, ds.device, stream,
+                           ConvertedLoad{scratch, scratch_stride, conv, log_n});
+    check_launch(where);
+  }
+
+  // 3. The forward transform's remaining (or only) kernel over the q limbs, in place, with
+  // mod_down_finish in its stores.
+  fwd.src = out;
+  fwd.src_batch_stride = out_stride;
+  dispatch_chunks<true>(single ? log_n : chunk_log(log_n), single, fwd, polys * q, ds.device, stream,
+                        ModDownFinishStore{x, x_stride, constants, addend, log_n});
+  check_launch(where);
 }
 
 }  // namespace fhelium::cuda
