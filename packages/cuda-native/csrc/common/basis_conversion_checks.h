@@ -10,6 +10,7 @@
 #include "common/kernel_args.h"
 #include "common/limb_map.h"
 #include "common/modarith_operand.h"
+#include "common/ntt_checks.h"
 #include "common/ntt_tables.h"
 
 namespace fhelium {
@@ -160,9 +161,7 @@ inline LimbMap check_mod_down_ntt(const char* where, const uint64_t* x, std::siz
   const uint32_t log_n = ntt.log_n;
   require_log_n(where, log_n);
   check_conversion_view(where, conv);
-  require_argument(ntt.moduli != nullptr && ntt.forward != nullptr && ntt.inverse != nullptr &&
-                       ntt.scalars != nullptr,
-                   where, "a complete NttTablesView", "a view with a null table");
+  require_complete_ntt_view(where, ntt);
   require_argument(x != nullptr && scratch != nullptr && out != nullptr && constants != nullptr, where,
                    "non-null x, scratch, out and constants", "a null pointer");
   const std::size_t q = conv.num_dst;

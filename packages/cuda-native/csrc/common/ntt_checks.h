@@ -13,6 +13,12 @@
 
 namespace fhelium {
 
+inline void require_complete_ntt_view(const char* where, const NttTablesView& tables) {
+  require_argument(tables.moduli != nullptr && tables.forward != nullptr && tables.inverse != nullptr &&
+                       tables.scalars != nullptr,
+                   where, "a complete NttTablesView", "a view with a null table");
+}
+
 inline LimbMap check_ntt_arguments(const char* where, const uint64_t* in,
                                    std::size_t in_batch_stride, const uint64_t* out,
                                    std::size_t out_batch_stride, std::size_t batch,
@@ -20,9 +26,7 @@ inline LimbMap check_ntt_arguments(const char* where, const uint64_t* in,
                                    const NttTablesView& tables) {
   require_log_n(where, tables.log_n);
   require_argument(in != nullptr && out != nullptr, where, "non-null in and out", "a null pointer");
-  require_argument(tables.moduli != nullptr && tables.forward != nullptr &&
-                       tables.inverse != nullptr && tables.scalars != nullptr,
-                   where, "a complete NttTablesView", "a view with a null table");
+  require_complete_ntt_view(where, tables);
   require_argument(batch >= 1, where, "batch >= 1", std::to_string(batch));
   const std::size_t poly = limbs << tables.log_n;
   require_argument(batch == 1 || (in_batch_stride >= poly && out_batch_stride >= poly), where,

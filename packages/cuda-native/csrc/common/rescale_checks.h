@@ -8,6 +8,7 @@
 #include "common/basis_conversion_checks.h"
 #include "common/kernel_args.h"
 #include "common/limb_map.h"
+#include "common/ntt_checks.h"
 #include "common/ntt_tables.h"
 #include "common/rescale_tables.h"
 
@@ -41,9 +42,7 @@ inline LimbMap check_rescale_ntt(const char* where, const uint64_t* x, std::size
   const uint32_t log_n = ntt.log_n;
   require_log_n(where, log_n);
   check_rescale_view(where, t);
-  require_argument(ntt.moduli != nullptr && ntt.forward != nullptr && ntt.inverse != nullptr &&
-                       ntt.scalars != nullptr,
-                   where, "a complete NttTablesView", "a view with a null table");
+  require_complete_ntt_view(where, ntt);
   require_argument(x != nullptr && scratch != nullptr && out != nullptr, where,
                    "non-null x, scratch and out", "a null pointer");
   const std::size_t l = t.num_dst;

@@ -308,68 +308,29 @@ void mod_down_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride
   const uint32_t q = conv.num_dst;
   const uint32_t p = conv.num_src;
   require_grid_y(where, batch * (q + p));
-  require_argument(reinterpret_cast<uintptr_t>(ntt.forward) % 16 == 0 && reinterpret_cast<uintptr_t>(ntt.inverse) % 16 == 0,
-                   where, "twiddle tables 16-byte aligned", "a misaligned table pointer");
+  require_aligned_twiddles(where, ntt.forward);
+  require_aligned_twiddles(where, ntt.inverse);
   const uint32_t log_n = ntt.log_n;
   const std::size_t n = std::size_t{1} << log_n;
   // Strides of a batch of one do not matter; keep them consistent for the kernels.
   const std::size_t x_stride = batch == 1 ? (q + p) * n : x_batch_stride;
-  const std::size_t scratch_stride = batch == 1 ? p * n : scratch_batch_stride;
-  const std::size_t out_stride = batch == 1 ? q * n : out_batch_stride;
-  const auto stream = static_cast<cudaStream_t>(ds.stream);
-  const uint32_t polys = static_cast<uint32_t>(batch);
-  const bool single = log_n <= 12;
-
-  // 1. Inverse NTT of the P limbs into scratch: whole (single), or its chunk phase then its column
-  // phase storing the conversion's scaled inputs.
-  NttLaunch inv{};
-  inv.src = x + q * n;
-  inv.src_batch_stride = x_stride;
-  inv.dst = scratch;
-  inv.dst_batch_stride = scratch_stride;
-  inv.twiddles = ntt.inverse;
-  inv.scalars = ntt.scalars;
-  inv.moduli = ntt.moduli;
-  inv.log_n = log_n;
-  inv.limbs = p;
-  for (uint32_t k = 0; k < p; ++k) inv.map.prime[k] = map.prime[q + k];
-  dispatch_chunks<false>(single ? log_n : chunk_log(log_n), single, inv, polys * p, ds.device, stream);
-  check_launch(where);
-
-  NttLaunch fwd{};
-  fwd.dst = out;
-  fwd.dst_batch_stride = out_stride;
-  fwd.twiddles = ntt.forward;
-  fwd.scalars = ntt.scalars;
-  fwd.moduli = ntt.moduli;
-  fwd.log_n = log_n;
-  fwd.limbs = q;
-  fwd.map = map;
-  // 2. The converted limbs over Q_l: in coefficient form (single), or formed by the forward column
-  // phase as it loads.
-  if (single) {
-    basis_convert(scratch, scratch_stride, out, out_stride, batch, log_n, conv, stream);
-  } else {
-    NttLaunch inv_columns = inv;
-    inv_columns.src = scratch;
-    inv_columns.src_batch_stride = scratch_stride;
-    dispatch_columns<false>(column_log(log_n), inv_columns, polys * p, ds.device, stream, PlainLoad{},
-                            ConversionScaleStore{conv});
-    check_launch(where);
-    fwd.src = scratch;  // not read: ConvertedLoad reads scratch itself
-    fwd.src_batch_stride = scratch_stride;
-    dispatch_columns<true>(column_log(log_n), fwd, polys * q, ds.device, stream,
-                           ConvertedLoad{scratch, scratch_stride, conv, log_n});
-    check_launch(where);
-  }
-
-  // 3. The forward transform's remaining (or only) kernel over the q limbs, in place, with
-  // mod_down_finish in its stores.
-  fwd.src = out;
-  fwd.src_batch_stride = out_stride;
-  dispatch_chunks<true>(single ? log_n : chunk_log(log_n), single, fwd, polys * q, ds.device, stream,
-                        ModDownFinishStore{x, x_stride, constants, addend, log_n});
-  check_launch(where);
+  LimbExtension e{};
+  e.src = x + q * n;
+  e.src_stride = x_stride;
+  e.src_limbs = p;
+  e.src_primes = map.prime + q;
+  e.scratch = scratch;
+  e.scratch_stride = batch == 1 ? p * n : scratch_batch_stride;
+  e.out = out;
+  e.out_stride = batch == 1 ? q * n : out_batch_stride;
+  e.dst_limbs = q;
+  e.dst_primes = map.prime;
+  e.batch = static_cast<uint32_t>(batch);
+  run_limb_extension(where, ds, ntt, e, ConversionScaleStore{conv}, ConvertedLoad{scratch, e.scratch_stride, conv, log_n},
+                     ModDownFinishStore{x, x_stride, constants, addend, log_n}, [&] {
+                       basis_convert(scratch, e.scratch_stride, out, e.out_stride, batch, log_n, conv,
+                                     static_cast<cudaStream_t>(ds.stream));
+                     });
 }
 
 }  // namespace fhelium::cuda

@@ -28,9 +28,7 @@ void run(DeviceStream ds, const uint64_t* in, std::size_t in_batch_stride, uint6
                                           limbs, limb_to_prime, t);
   check_ntt_digit_skip(where, skip, in, in_batch_stride, out, out_batch_stride, batch, limbs);
   require_grid_y(where, batch * limbs);
-  const uint64_t* table = kFwd ? t.forward : t.inverse;
-  require_argument(reinterpret_cast<uintptr_t>(table) % 16 == 0, where,
-                   "twiddle tables 16-byte aligned", "a misaligned table pointer");
+  require_aligned_twiddles(where, kFwd ? t.forward : t.inverse);
   const uint32_t polys = static_cast<uint32_t>(batch * limbs);
   const uint32_t log_n = t.log_n;
   // Strides of a batch of one do not matter; keep them consistent for the kernels.
@@ -40,31 +38,16 @@ void run(DeviceStream ds, const uint64_t* in, std::size_t in_batch_stride, uint6
 
   const int device = ds.device;
   const auto stream = static_cast<cudaStream_t>(ds.stream);
-  NttLaunch p{};
-  p.twiddles = table;
-  p.scalars = t.scalars;
-  p.moduli = t.moduli;
-  p.log_n = log_n;
-  p.limbs = static_cast<uint32_t>(limbs);
+  // First launch reads `in` and writes `out`; the second (two phases) works in place on `out`.
+  NttLaunch p = make_ntt_launch(t, kFwd, in, in_stride, out, out_stride, static_cast<uint32_t>(limbs), map.prime);
   p.skip = skip;
-  p.map = map;
-
   if (log_n <= 12) {
-    p.src = in;
-    p.dst = out;
-    p.src_batch_stride = in_stride;
-    p.dst_batch_stride = out_stride;
     dispatch_chunks<kFwd>(log_n, true, p, polys, device, stream);
     check_launch(where);
     return;
   }
   const uint32_t s1 = column_log(log_n);
   const uint32_t s2 = chunk_log(log_n);
-  // First launch reads `in` and writes `out`; the second works in place on `out`.
-  p.src = in;
-  p.dst = out;
-  p.src_batch_stride = in_stride;
-  p.dst_batch_stride = out_stride;
   if (kFwd) {
     dispatch_columns<true>(s1, p, polys, device, stream);
   } else {

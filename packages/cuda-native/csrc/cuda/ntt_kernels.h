@@ -15,12 +15,15 @@
 #include <mutex>
 #include <type_traits>
 
+#include "common/device_stream.h"
+#include "common/kernel_args.h"
 #include "common/limb_map.h"
 #include "common/ntt_butterfly.h"
 #include "common/ntt_digit_skip.h"
 #include "common/ntt_tables.h"
 #include "cuda/dependent_launch.h"
 #include "cuda/device_context.h"
+#include "cuda/launch_check.h"
 #include "cuda/ntt_tile.h"
 
 namespace fhelium::cuda {
@@ -396,6 +399,88 @@ void dispatch_chunks(uint32_t s, bool single, const NttLaunch& p, uint32_t polys
     case 8: launch_chunks_two_phase<kFwd, 8>(p, polys, device, stream, epilogue); break;
     default: launch_chunks_two_phase<kFwd, 9>(p, polys, device, stream, epilogue); break;
   }
+}
+
+// A launch of the forward or inverse transform over `limbs` limbs on table rows primes[0, limbs).
+inline NttLaunch make_ntt_launch(const NttTablesView& t, bool forward, const uint64_t* src, std::size_t src_stride,
+                                 uint64_t* dst, std::size_t dst_stride, uint32_t limbs, const uint32_t* primes) {
+  NttLaunch p{};
+  p.src = src;
+  p.src_batch_stride = src_stride;
+  p.dst = dst;
+  p.dst_batch_stride = dst_stride;
+  p.twiddles = forward ? t.forward : t.inverse;
+  p.scalars = t.scalars;
+  p.moduli = t.moduli;
+  p.log_n = t.log_n;
+  p.limbs = limbs;
+  for (uint32_t i = 0; i < limbs; ++i) p.map.prime[i] = primes[i];
+  return p;
+}
+
+// The kernels stage twiddle pairs with 16-byte copies. Throws Error(Argument) naming `where`.
+inline void require_aligned_twiddles(const char* where, const uint64_t* table) {
+  require_argument(reinterpret_cast<uintptr_t>(table) % 16 == 0, where, "twiddle tables 16-byte aligned",
+                   "a misaligned table pointer");
+}
+
+// The operands of a limb extension (run_limb_extension), with the strides the kernels use (a
+// batch of one normalised to contiguous by the caller).
+struct LimbExtension {
+  const uint64_t* src;  // the first source limb of batch element 0 (NTT form)
+  std::size_t src_stride;
+  uint32_t src_limbs;
+  const uint32_t* src_primes;  // HOST, src_limbs table rows
+  uint64_t* scratch;           // src_limbs limbs per batch element
+  std::size_t scratch_stride;
+  uint64_t* out;  // dst_limbs limbs per batch element
+  std::size_t out_stride;
+  uint32_t dst_limbs;
+  const uint32_t* dst_primes;  // HOST, dst_limbs table rows
+  uint32_t batch;
+};
+
+// The transforms of an operation that turns a few limbs (in NTT form) into others in NTT form, as
+// rescale_ntt and mod_down_ntt do: the inverse NTT of the source limbs into scratch, then the
+// forward NTT of the destination limbs into out, with the elementwise steps between and after
+// folded into the kernels' loads and stores:
+// - log_n >= 13 (four kernels): the inverse's column phase stores through `inverse_store`; the
+//   forward's column phase loads through `forward_load` (which reads scratch itself); its chunk
+//   phase stores through `finish`;
+// - log_n <= 12 (three kernels): after the single-kernel inverse, `coefficient_step()` enqueues
+//   the kernel that writes out's input in coefficient form from scratch; the single-kernel forward
+//   stores through `finish`.
+// Arguments checked by the caller. Throws Error(Cuda) when a launch fails.
+template <typename InverseStore, typename ForwardLoad, typename Finish, typename CoefficientStep>
+void run_limb_extension(const char* where, DeviceStream ds, const NttTablesView& ntt, const LimbExtension& e,
+                        const InverseStore& inverse_store, const ForwardLoad& forward_load, const Finish& finish,
+                        CoefficientStep coefficient_step) {
+  const uint32_t log_n = ntt.log_n;
+  const bool single = log_n <= 12;
+  const auto stream = static_cast<cudaStream_t>(ds.stream);
+  const uint32_t chunk_bits = single ? log_n : chunk_log(log_n);
+  const NttLaunch inverse =
+      make_ntt_launch(ntt, false, e.src, e.src_stride, e.scratch, e.scratch_stride, e.src_limbs, e.src_primes);
+  dispatch_chunks<false>(chunk_bits, single, inverse, e.batch * e.src_limbs, ds.device, stream);
+  check_launch(where);
+  if (single) {
+    coefficient_step();
+  } else {
+    const NttLaunch inverse_columns = make_ntt_launch(ntt, false, e.scratch, e.scratch_stride, e.scratch,
+                                                      e.scratch_stride, e.src_limbs, e.src_primes);
+    dispatch_columns<false>(column_log(log_n), inverse_columns, e.batch * e.src_limbs, ds.device, stream,
+                            PlainLoad{}, inverse_store);
+    check_launch(where);
+    // `src` is not read: forward_load reads scratch itself.
+    const NttLaunch forward_columns =
+        make_ntt_launch(ntt, true, e.scratch, 0, e.out, e.out_stride, e.dst_limbs, e.dst_primes);
+    dispatch_columns<true>(column_log(log_n), forward_columns, e.batch * e.dst_limbs, ds.device, stream, forward_load);
+  }
+  check_launch(where);
+  const NttLaunch forward_chunks =
+      make_ntt_launch(ntt, true, e.out, e.out_stride, e.out, e.out_stride, e.dst_limbs, e.dst_primes);
+  dispatch_chunks<true>(chunk_bits, single, forward_chunks, e.batch * e.dst_limbs, ds.device, stream, finish);
+  check_launch(where);
 }
 
 }  // namespace

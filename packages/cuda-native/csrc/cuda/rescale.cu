@@ -94,75 +94,29 @@ void rescale_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride,
                                         out_batch_stride, batch, limb_to_prime, ntt, t);
   const uint32_t l = t.num_dst;
   require_grid_y(where, batch * l);
-  require_argument(reinterpret_cast<uintptr_t>(ntt.forward) % 16 == 0 && reinterpret_cast<uintptr_t>(ntt.inverse) % 16 == 0,
-                   where, "twiddle tables 16-byte aligned", "a misaligned table pointer");
+  require_aligned_twiddles(where, ntt.forward);
+  require_aligned_twiddles(where, ntt.inverse);
   const uint32_t log_n = ntt.log_n;
   const std::size_t n = std::size_t{1} << log_n;
   // Strides of a batch of one do not matter; keep them consistent for the kernels.
   const std::size_t x_stride = batch == 1 ? (l + 1) * n : x_batch_stride;
-  const std::size_t scratch_stride = batch == 1 ? n : scratch_batch_stride;
-  const std::size_t out_stride = batch == 1 ? l * n : out_batch_stride;
-  const auto stream = static_cast<cudaStream_t>(ds.stream);
-  const uint32_t polys = static_cast<uint32_t>(batch);
-  const bool single = log_n <= 12;
-
-  // 1. Inverse NTT of limb l into scratch: whole (single) or its chunk phase.
-  NttLaunch inv{};
-  inv.src = x + l * n;
-  inv.src_batch_stride = x_stride;
-  inv.dst = scratch;
-  inv.dst_batch_stride = scratch_stride;
-  inv.twiddles = ntt.inverse;
-  inv.scalars = ntt.scalars;
-  inv.moduli = ntt.moduli;
-  inv.log_n = log_n;
-  inv.limbs = 1;
-  inv.map.prime[0] = map.prime[l];
-  dispatch_chunks<false>(single ? log_n : chunk_log(log_n), single, inv, polys, ds.device, stream);
-  check_launch(where);
-
-  // 2. The correction t_i in out, in coefficient form (single) or through the forward column
-  // phase, which forms it as it loads (the inverse's column phase finishes scratch first).
-  if (single) {
-    rescale_prepare(scratch, scratch_stride, out, out_stride, batch, log_n, t, stream);
-  } else {
-    NttLaunch inv_columns = inv;
-    inv_columns.src = scratch;
-    inv_columns.src_batch_stride = scratch_stride;
-    dispatch_columns<false>(column_log(log_n), inv_columns, polys, ds.device, stream);
-    check_launch(where);
-    NttLaunch fwd_columns{};
-    fwd_columns.src = scratch;  // unused: RescaleTermLoad reads scratch itself
-    fwd_columns.src_batch_stride = scratch_stride;
-    fwd_columns.dst = out;
-    fwd_columns.dst_batch_stride = out_stride;
-    fwd_columns.twiddles = ntt.forward;
-    fwd_columns.scalars = ntt.scalars;
-    fwd_columns.moduli = ntt.moduli;
-    fwd_columns.log_n = log_n;
-    fwd_columns.limbs = l;
-    fwd_columns.map = map;
-    dispatch_columns<true>(column_log(log_n), fwd_columns, polys * l, ds.device, stream,
-                           RescaleTermLoad{scratch, scratch_stride, t});
-  }
-  check_launch(where);
-
-  // 3. The forward transform's remaining (or only) kernel over the l limbs, in place, with
-  // rescale_finish in its stores.
-  NttLaunch fwd{};
-  fwd.src = out;
-  fwd.src_batch_stride = out_stride;
-  fwd.dst = out;
-  fwd.dst_batch_stride = out_stride;
-  fwd.twiddles = ntt.forward;
-  fwd.scalars = ntt.scalars;
-  fwd.moduli = ntt.moduli;
-  fwd.log_n = log_n;
-  fwd.limbs = l;
-  fwd.map = map;
-  const RescaleFinishStore finish{x, x_stride, t.finish, log_n};
-  dispatch_chunks<true>(single ? log_n : chunk_log(log_n), single, fwd, polys * l, ds.device, stream, finish);
-  check_launch(where);
+  LimbExtension e{};
+  e.src = x + l * n;
+  e.src_stride = x_stride;
+  e.src_limbs = 1;
+  e.src_primes = map.prime + l;
+  e.scratch = scratch;
+  e.scratch_stride = batch == 1 ? n : scratch_batch_stride;
+  e.out = out;
+  e.out_stride = batch == 1 ? l * n : out_batch_stride;
+  e.dst_limbs = l;
+  e.dst_primes = map.prime;
+  e.batch = static_cast<uint32_t>(batch);
+  run_limb_extension(where, ds, ntt, e, PlainStore{}, RescaleTermLoad{scratch, e.scratch_stride, t},
+                     RescaleFinishStore{x, x_stride, t.finish, log_n}, [&] {
+                       rescale_prepare(scratch, e.scratch_stride, out, e.out_stride, batch, log_n, t,
+                                       static_cast<cudaStream_t>(ds.stream));
+                     });
 }
 
 }  // namespace fhelium::cuda
