@@ -109,7 +109,8 @@ export interface RescaleNttOptions extends RescaleOptions {
  * The whole rescale of `x` (`[...batch, l+1, N]` over Q_l = q_0..q_l in NTT form): round(x / q_l)
  * over Q_{l-1} in NTT form, `[...batch, l, N]`. The same result, bit for bit, as the composition in
  * this file's header; on CUDA four kernels instead of six (three at log N <= 12) and two passes
- * over the output fewer, with one scratch limb per batch element from the caching allocator. `out` must not overlap `x`.
+ * over the output fewer, with one scratch limb per batch element from the caching allocator.
+ * `out` must not overlap `x`.
  * @throws {TensorArgumentError} (and subclasses) for a bad operand, limb map, device, or tables that
  *   do not match (the NTT tables' N, or a row whose prime is not the rescale tables' prime).
  */

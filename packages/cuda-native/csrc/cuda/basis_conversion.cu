@@ -189,7 +189,6 @@ void launch(std::size_t in_stride, std::size_t out_stride, uint32_t log_n, const
   check_launch(where);
 }
 
-
 // mod_down_ntt's store of the P limbs' inverse column phase: coefficient x of source limb k,
 // scaled for the conversion as convert_kernel scales it.
 struct ConversionScaleStore {

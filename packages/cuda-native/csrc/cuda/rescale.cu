@@ -31,7 +31,6 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-
 // The forward column phase's load in rescale_ntt: the correction t_i of element j of limb i,
 // formed from the last limb's coefficient (rescale_core.h) instead of read from a prepared limb.
 struct RescaleTermLoad {
