@@ -4,15 +4,15 @@
  *      of alpha primes is extended to Q_l ∪ P (fast base conversion), and back to NTT form;
  *   2. the inner product of the digits with the key's digits (b_d, a_d) over Q_l ∪ P;
  *   3. ModDown: divide by P (convert the P limbs to Q_l, subtract, multiply by P^-1), adding the
- *      ciphertext's other components in the same pass when the caller passes them (one call,
- *      `modDownNtt`).
+ *      ciphertext's other components in the same pass when the caller passes them.
  * Hoisted rotations share step 1 and pass their Galois element to step 2, which reads the digits
  * through the automorphism; key switches whose results are summed can add their step-2 products
  * ({@link keySwitchInnerProductInto}) and share one step 3.
  * Every scratch tensor comes from the caching allocator and is released before returning.
  */
-import { keyswitchInnerProduct, modDownNtt, modUpDigits, nttForward, nttInverse, type Tensor } from '@fhelium/cuda-native';
+import { keyswitchInnerProduct, basisConvert, modDownFinish, modUpDigits, nttForward, nttInverse, type Tensor } from '@fhelium/cuda-native';
 
+import { Scope } from './scope.js';
 import type { EngineTables } from './tables.js';
 
 /**
@@ -50,7 +50,22 @@ export function modUpToDigits(tables: EngineTables, level: number, alpha: number
  */
 export function modDown(tables: EngineTables, level: number, x: Tensor, addend?: Tensor): Tensor {
   const lt = tables.levels[level]!;
-  return modDownNtt(x, tables.ntt, lt.modDownConversion, lt.modDownConstants, { limbToPrime: lt.qpMap, addend });
+  const k = tables.pMap.length;
+  const s = new Scope();
+  try {
+    const pCoeff = s.add(nttInverse(s.narrow(x, 1, level + 1, k), tables.ntt, { limbToPrime: tables.pMap }));
+    const conv = basisConvert(pCoeff, lt.modDownConversion);
+    try {
+      nttForward(conv, tables.ntt, { limbToPrime: lt.qMap, out: conv });
+      modDownFinish(s.narrow(x, 1, 0, level + 1), conv, lt.modDownConstants, { out: conv, addend });
+    } catch (error) {
+      conv.dispose();
+      throw error;
+    }
+    return conv;
+  } finally {
+    s.dispose();
+  }
 }
 
 /**
