@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 
 import { automorphismCoeff, automorphismNtt } from './automorphism.js';
-import { BasisConversionTables, basisConvert, modDownConstants, modDownFinish, modDownNtt, modUpDigits } from './basis-conversion.js';
+import { BasisConversionTables, basisConvert, modDownConstants, modDownFinish, modUpDigits } from './basis-conversion.js';
 import { nttPrimes, randomPoly } from './ckks-kernels.test-helpers.js';
 import { keyswitchInnerProduct } from './keyswitch.js';
 import { modulusTable } from './modarith.js';
@@ -15,8 +15,14 @@ const Q = [...nttPrimes(60, 14, 1), ...nttPrimes(40, 14, 5)];
 const P = nttPrimes(61, 14, 2);
 const FULL = [...Q, ...P];
 
+/** Bit equality, reporting the first differing word (a deep toEqual of millions of words takes seconds). */
 function same(cpu: Tensor, gpu: Tensor): void {
-  expect(gpu.toArray()).toEqual(cpu.toArray());
+  expect(gpu.shape).toEqual(cpu.shape);
+  const want = cpu.toArray() as BigUint64Array;
+  const got = gpu.toArray() as BigUint64Array;
+  let i = 0;
+  while (i < want.length && got[i] === want[i]) i++;
+  expect(i === want.length ? 'equal' : `word ${i}: cuda ${got[i]}, cpu ${want[i]}`).toBe('equal');
 }
 
 describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
@@ -55,14 +61,14 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
   }
 
   for (const logN of [10, 12, 13, 14, 15, 16, 17]) {
-    // One remaining limb (narrow blocks) and twenty (full-width blocks), a batch of 3 with a batch
-    // stride wider than x, and a batch of 1; x's limbs on table rows 1.. as in a ciphertext.
+    // A batch of 1 with one remaining limb (narrow blocks), and a batch of 3 with four, at a batch
+    // stride wider than x (full-width blocks at logN >= 16); x's limbs on table rows 1.., as in a
+    // ciphertext. Sizes are kept small: the CPU reference and the random inputs cost seconds at 2^17.
     itCuda(`rescaleNtt at logN = ${logN}`, () => {
       const n = 1 << logN;
       for (const [l, batch] of [
-        [1, 3],
-        [20, 3],
-        [20, 1],
+        [1, 1],
+        [4, 3],
       ] as const) {
         const q = [...nttPrimes(60, logN, 1), ...nttPrimes(45, logN, l)];
         const rows = [...nttPrimes(50, logN, 1), ...q];
@@ -75,39 +81,6 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
         const x = wide.narrow(1, 0, l + 1);
         const xg = wide.to('cuda').narrow(1, 0, l + 1);
         same(rescaleNtt(x, cpuNtt, cpuT, { limbToPrime: map }), rescaleNtt(xg, gpuNtt, gpuT, { limbToPrime: map }));
-      }
-    });
-  }
-
-  for (const logN of [10, 12, 13, 14, 15, 16, 17]) {
-    // ModDown with one and several P limbs, narrow and full-width blocks, addends of one and two
-    // entries and none; x's limbs on table rows 1.. as in a key switch.
-    itCuda(`modDownNtt at logN = ${logN}`, () => {
-      const n = 1 << logN;
-      for (const [qLimbs, pLimbs, batch, addendEntries] of [
-        [1, 1, 2, 2],
-        [20, 3, 2, 1],
-        [20, 8, 1, 0],
-      ] as const) {
-        const q = [...nttPrimes(60, logN, 1), ...nttPrimes(45, logN, qLimbs - 1)];
-        const p = nttPrimes(61, logN, pLimbs);
-        const rows = [...nttPrimes(50, logN, 1), ...q, ...p];
-        const map = [...q, ...p].map((_, i) => i + 1);
-        const cpuNtt = NttTables.build(logN, rows);
-        const gpuNtt = NttTables.build(logN, rows, { device: 'cuda' });
-        const cpuConv = BasisConversionTables.build(p, q);
-        const gpuConv = BasisConversionTables.build(p, q, { device: 'cuda' });
-        const cpuConst = modDownConstants(q, p);
-        const gpuConst = modDownConstants(q, p, { device: 'cuda' });
-        const limbs = qLimbs + pLimbs;
-        const wide = Tensor.fromArray(randomPoly([...q, ...p, q[0]!], batch, n, BigInt(logN * 1000 + limbs)), { shape: [batch, limbs + 1, n] });
-        const x = wide.narrow(1, 0, limbs);
-        const xg = wide.to('cuda').narrow(1, 0, limbs);
-        const addend = addendEntries === 0 ? undefined : Tensor.fromArray(randomPoly(q, addendEntries, n, 7n), { shape: [addendEntries, qLimbs, n] });
-        same(
-          modDownNtt(x, cpuNtt, cpuConv, cpuConst, { limbToPrime: map, addend }),
-          modDownNtt(xg, gpuNtt, gpuConv, gpuConst, { limbToPrime: map, addend: addend?.to('cuda') }),
-        );
       }
     });
   }

@@ -52,11 +52,9 @@ export {
   modUpDigits,
   modDownConstants,
   modDownFinish,
-  modDownNtt,
   type BasisConversionTablesOptions,
   type BasisConversionOptions,
   type ModDownFinishOptions,
-  type ModDownNttOptions,
   type ModUpDigitsOptions,
 } from './basis-conversion.js';
 export { RescaleTables, rescalePrepare, rescaleFinish, rescaleNtt, type RescaleTablesOptions, type RescaleOptions, type RescaleNttOptions } from './rescale.js';

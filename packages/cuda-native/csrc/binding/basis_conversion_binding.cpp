@@ -4,7 +4,6 @@
 // backstop. See kernel_binding_util.h for table layouts.
 #include "binding/binding.h"
 #include "binding/kernel_binding_util.h"
-#include "binding/ntt_layout.h"
 #include "common/basis_conversion_tables.h"
 #include "cpu/basis_conversion.h"
 
@@ -180,23 +179,6 @@ napi_value mod_down_finish(Args& a) {
   return nullptr;
 }
 FHELIUM_BINDING("modDownFinish", mod_down_finish)
-
-// modDownNtt(device, nttLayout, nttPtr, nttWords, layout, tablesPtr, tablesWords, x, xBatchStride,
-//            scratch, scratchBatchStride, out, outBatchStride, batch, limbToPrime: Uint32Array,
-//            constants, addend, addendBatchStride, addendCount)
-napi_value mod_down_ntt(Args& a) {
-  const int dev = a.i32(0);
-  const NttTablesView ntt = kernels::ntt_view(a, 1, 2, 3);
-  const BasisConversionView t = conversion_view(a, a.at(4), a.u64(5), a.i64(6));
-  const kernels::ScratchOperands s =
-      kernels::scratch_operands(a, 7, std::size_t{t.num_src} + t.num_dst, "modDownNtt");
-  const auto* constants = a.ptr<const uint64_t>(15);
-  const BatchedOperand addend{a.ptr<const uint64_t>(16), a.i64(18), a.i64(17)};
-  FHELIUM_RUN_ON(dev, mod_down_ntt, s.x, s.x_stride, s.scratch, s.scratch_stride, s.out, s.out_stride, s.batch,
-                 s.limb_to_prime, ntt, t, constants, addend);
-  return nullptr;
-}
-FHELIUM_BINDING("modDownNtt", mod_down_ntt)
 
 }  // namespace
 }  // namespace fhelium::binding

@@ -89,7 +89,7 @@ inline const T* as_offset(const void* p, const uint64_t* base) {
   return reinterpret_cast<const T*>(static_cast<uintptr_t>(offset_in(p, base)));
 }
 
-// The operands of the operations that transform through a scratch buffer (rescaleNtt, modDownNtt),
+// The operands of the operations that transform through a scratch buffer (rescaleNtt),
 // from argument `at` on: x, xBatchStride, scratch, scratchBatchStride, out, outBatchStride, batch,
 // limbToPrime (a Uint32Array of `limbs` entries, x's table rows). Throws Error(Argument) naming `op`
 // when the map has another length.

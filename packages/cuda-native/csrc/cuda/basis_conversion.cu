@@ -12,10 +12,8 @@
 
 #include "common/basis_conversion_checks.h"
 #include "common/basis_conversion_core.h"
-#include "common/limb_map.h"
 #include "cuda/dependent_launch.h"
 #include "cuda/launch_check.h"
-#include "cuda/ntt_kernels.h"
 #include "cuda/sub_scale.h"
 
 namespace fhelium::cuda {
@@ -189,58 +187,6 @@ void launch(std::size_t in_stride, std::size_t out_stride, uint32_t log_n, const
   check_launch(where);
 }
 
-// mod_down_ntt's store of the P limbs' inverse column phase: coefficient x of source limb k,
-// scaled for the conversion as convert_kernel scales it.
-struct ConversionScaleStore {
-  BasisConversionView t;
-
-  __device__ __forceinline__ uint64_t operator()(uint32_t, uint32_t k, std::size_t, uint64_t x) const {
-    return conversion_scale(x, t, k);
-  }
-};
-
-// mod_down_ntt's load of the forward column phase over Q_l: element j of destination limb i of
-// the conversion from the scaled P limbs `y`, with convert_kernel's sums and reductions.
-struct ConvertedLoad {
-  const uint64_t* y;  // [batch][num_src][N], scaled coefficients
-  std::size_t y_stride;
-  BasisConversionView t;
-  uint32_t log_n;
-
-  __device__ __forceinline__ uint64_t operator()(const uint64_t*, uint32_t b, uint32_t i, uint32_t j) const {
-    const uint32_t s = t.num_src;
-    const Modulus m = t.dst_moduli[i];
-    const uint64_t* row = t.qhat_mod_dst + static_cast<std::size_t>(i) * s;
-    const uint64_t* yb = y + b * y_stride + j;
-    Acc128 acc{0, 0};
-    if (t.single_reduction) {
-      for (uint32_t k = 0; k < s; ++k) acc_mul_add(acc, yb[static_cast<std::size_t>(k) << log_n], __ldg(row + k));
-      return acc_reduce_small(acc, m);
-    }
-    for (uint32_t k = 0; k < s; ++k) {
-      acc_mul_add(acc, yb[static_cast<std::size_t>(k) << log_n], __ldg(row + k));
-      if ((k + 1) % kFoldTerms == 0) acc = Acc128{acc_reduce(acc, m), 0};
-    }
-    return acc_reduce(acc, m);
-  }
-};
-
-// mod_down_ntt's store of the forward chunk phase: mod_down_finish of element i of limb `limb`.
-struct ModDownFinishStore {
-  const uint64_t* x;
-  std::size_t x_stride;
-  const uint64_t* constants;  // [q][3]
-  BatchedOperand addend;
-  uint32_t log_n;
-
-  __device__ __forceinline__ uint64_t operator()(uint32_t b, uint32_t limb, std::size_t i, uint64_t v) const {
-    const uint64_t* c = constants + 3 * static_cast<std::size_t>(limb);
-    const std::size_t row = static_cast<std::size_t>(limb) << log_n;
-    return sub_scale_add(x[b * x_stride + row + i], v, addend.row(b, limb, int64_t{1} << log_n),
-                         static_cast<uint32_t>(i), __ldg(c), __ldg(c + 1), __ldg(c + 2));
-  }
-};
-
 }  // namespace
 
 void basis_convert(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
@@ -295,41 +241,6 @@ void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64
   check_addend(where, addend, batch, limbs, log_n);
   detail::launch_sub_scale(x, x_batch_stride, conv, conv_batch_stride, out, out_batch_stride,
                            batch, limbs, log_n, constants, addend, stream, where);
-}
-
-void mod_down_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride, uint64_t* scratch,
-                  std::size_t scratch_batch_stride, uint64_t* out, std::size_t out_batch_stride, std::size_t batch,
-                  const uint32_t* limb_to_prime, const NttTablesView& ntt, const BasisConversionView& conv,
-                  const uint64_t* constants, BatchedOperand addend) {
-  const char* where = "cuda::mod_down_ntt";
-  const LimbMap map = check_mod_down_ntt(where, x, x_batch_stride, scratch, scratch_batch_stride, out, out_batch_stride,
-                                         batch, limb_to_prime, ntt, conv, constants, addend);
-  const uint32_t q = conv.num_dst;
-  const uint32_t p = conv.num_src;
-  require_grid_y(where, batch * (q + p));
-  require_aligned_twiddles(where, ntt.forward);
-  require_aligned_twiddles(where, ntt.inverse);
-  const uint32_t log_n = ntt.log_n;
-  const std::size_t n = std::size_t{1} << log_n;
-  // Strides of a batch of one do not matter; keep them consistent for the kernels.
-  const std::size_t x_stride = batch == 1 ? (q + p) * n : x_batch_stride;
-  LimbExtension e{};
-  e.src = x + q * n;
-  e.src_stride = x_stride;
-  e.src_limbs = p;
-  e.src_primes = map.prime + q;
-  e.scratch = scratch;
-  e.scratch_stride = batch == 1 ? p * n : scratch_batch_stride;
-  e.out = out;
-  e.out_stride = batch == 1 ? q * n : out_batch_stride;
-  e.dst_limbs = q;
-  e.dst_primes = map.prime;
-  e.batch = static_cast<uint32_t>(batch);
-  run_limb_extension(where, ds, ntt, e, ConversionScaleStore{conv}, ConvertedLoad{scratch, e.scratch_stride, conv, log_n},
-                     ModDownFinishStore{x, x_stride, constants, addend, log_n}, [&] {
-                       basis_convert(scratch, e.scratch_stride, out, e.out_stride, batch, log_n, conv,
-                                     static_cast<cudaStream_t>(ds.stream));
-                     });
 }
 
 }  // namespace fhelium::cuda

@@ -1,7 +1,6 @@
 // Basis conversions of hybrid key switching on CUDA: same operations, layouts and results as
 // cpu/basis_conversion.h (read that header for the ModDown composition). Buffers and table views
-// are device memory. One kernel on `stream` per call (mod_down_ntt: see there); allocates nothing,
-// never synchronizes.
+// are device memory. One kernel on `stream` per call; allocates nothing, never synchronizes.
 // Throws Error(Argument) before launching on bad arguments (also batch too large for the
 // grid), Error(Cuda) when the launch fails.
 #pragma once
@@ -10,10 +9,8 @@
 #include <cstdint>
 
 #include "common/basis_conversion_tables.h"
-#include "common/cuda_stream.h"
-#include "common/device_stream.h"
 #include "common/modarith_operand.h"
-#include "common/ntt_tables.h"
+#include "common/cuda_stream.h"
 
 namespace fhelium::cuda {
 
@@ -36,19 +33,5 @@ void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64
                      std::size_t conv_batch_stride, uint64_t* out, std::size_t out_batch_stride,
                      std::size_t batch, std::size_t limbs, uint32_t log_n,
                      const uint64_t* constants, BatchedOperand addend, cudaStream_t stream);
-
-// cpu::mod_down_ntt's result, bit for bit, in four kernels instead of the composition's six: the
-// inverse NTT of the P limbs into scratch, whose column phase stores each coefficient scaled for
-// the conversion ([x * P_k^{-1}]_{p_k}); the forward column phase over Q_l, forming each converted
-// limb as it loads instead of reading a converted tensor; the forward chunk phase with
-// mod_down_finish (and the addend) folded into its stores. That drops two passes over the q output
-// limbs. (log_n <= 12: the single-kernel inverse, basis_convert, then the single-kernel forward with
-// the finish folded in.) limb_to_prime is HOST memory; the other pointers device memory. Enqueues
-// on ds.stream; allocates nothing, never synchronizes. Also throws Error(Argument) when
-// batch * (q + p) exceeds 65535.
-void mod_down_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride, uint64_t* scratch,
-                  std::size_t scratch_batch_stride, uint64_t* out, std::size_t out_batch_stride, std::size_t batch,
-                  const uint32_t* limb_to_prime, const NttTablesView& ntt, const BasisConversionView& conv,
-                  const uint64_t* constants, BatchedOperand addend);
 
 }  // namespace fhelium::cuda

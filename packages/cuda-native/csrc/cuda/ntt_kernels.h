@@ -77,12 +77,11 @@ struct Swizzled {
   __device__ __forceinline__ uint32_t operator()(uint32_t i) const { return swz(i); }
 };
 
-// What a transform's last kernel stores for element i (global index within the limb) of limb `limb`
-// of batch element b, given its final value: the forward chunk kernel's fully reduced NTT value, or
-// the inverse column kernel's coefficient in [0, q). PlainStore stores the value; other epilogues
-// fold in the elementwise step that follows the transform (rescale.cu, basis_conversion.cu), saving
-// a kernel and a pass over memory. An epilogue runs after wait_for_producers(), so it may read what
-// earlier work on the stream wrote.
+// What the forward chunk kernel stores for element i (global index within the limb) of limb `limb`
+// of batch element b, given its fully reduced NTT value: PlainStore stores the value; other
+// epilogues fold in the elementwise step that follows the transform (rescale.cu), saving a kernel
+// and a pass over memory. An epilogue runs after wait_for_producers(), so it may read what earlier
+// work on the stream wrote.
 struct PlainStore {
   __device__ __forceinline__ uint64_t operator()(uint32_t, uint32_t, std::size_t, uint64_t v) const { return v; }
 };
@@ -104,9 +103,9 @@ struct PlainLoad {
 // kCols columns per block (columns_per_block(S), or narrow_columns_per_block(S) for few
 // polynomials) with kCols << (S - 3) threads. 1024 resident threads per SM cap registers at 64;
 // ptxas -v shows no spills.
-template <bool kFwd, int S, uint32_t kCols, typename Load, typename Store>
+template <bool kFwd, int S, uint32_t kCols, typename Load>
 __global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3)))
-    ntt_columns_kernel(NttLaunch p, Load load, Store store) {
+    ntt_columns_kernel(NttLaunch p, Load load) {
   constexpr int kGroups = groups_for(S);
   constexpr uint32_t kThreadsHere = kCols << (S - 3);
   __shared__ uint64_t sh[kCols << S];
@@ -156,10 +155,7 @@ __global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3)))
     reg_stages<kFwd, ColumnTwiddles>(x, lo, q_lo, q_hi, t, g, c);
     if (grp == kGroups - 1) {
 #pragma unroll
-      for (int v = 0; v < 8; ++v) {
-        const uint32_t j = glob(g, slot_k(t, v, lo));
-        dst[j] = store(b, limb, j, x[v]);
-      }
+      for (int v = 0; v < 8; ++v) dst[glob(g, slot_k(t, v, lo))] = x[v];
     } else {
 #pragma unroll
       for (int v = 0; v < 8; ++v) sh[sh_addr(g, slot_k(t, v, lo))] = x[v];
@@ -307,7 +303,7 @@ void prefer_shared_carveout(Kernel kernel) {
   cudaThreadExchangeStreamCaptureMode(&mode);
 }
 
-template <bool kFwd, int S, typename Load, typename Store>
+template <bool kFwd, int S, typename Load>
 struct ntt_columns_kernel_tag {};
 template <bool kFwd, int S, int kTiles, bool kStageTw, typename Epilogue>
 struct ntt_chunks_kernel_tag {};
@@ -325,22 +321,21 @@ void once_per_device(int device, Set set) {
   std::call_once(flags[static_cast<std::size_t>(device)], set);
 }
 
-template <bool kFwd, int S, typename Load, typename Store>
-void launch_columns(const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream, const Load& load,
-                    const Store& store) {
-  once_per_device<ntt_columns_kernel_tag<kFwd, S, Load, Store>>(device, [] {
-    prefer_shared_carveout(ntt_columns_kernel<kFwd, S, narrow_columns_per_block(S), Load, Store>);
-    prefer_shared_carveout(ntt_columns_kernel<kFwd, S, columns_per_block(S), Load, Store>);
+template <bool kFwd, int S, typename Load>
+void launch_columns(const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream, const Load& load) {
+  once_per_device<ntt_columns_kernel_tag<kFwd, S, Load>>(device, [] {
+    prefer_shared_carveout(ntt_columns_kernel<kFwd, S, narrow_columns_per_block(S), Load>);
+    prefer_shared_carveout(ntt_columns_kernel<kFwd, S, columns_per_block(S), Load>);
   });
   constexpr uint32_t kCols = columns_per_block(S);
   constexpr uint32_t kNarrow = narrow_columns_per_block(S);
   const uint32_t columns = 1u << (p.log_n - S);
   if (polys * (columns / kCols) < kNarrowBelowBlocks) {
-    launch_dependent(ntt_columns_kernel<kFwd, S, kNarrow, Load, Store>, dim3(columns / kNarrow, polys),
-        dim3(kNarrow << (S - 3)), 0, stream, p, load, store);
+    launch_dependent(ntt_columns_kernel<kFwd, S, kNarrow, Load>, dim3(columns / kNarrow, polys),
+        dim3(kNarrow << (S - 3)), 0, stream, p, load);
   } else {
-    launch_dependent(ntt_columns_kernel<kFwd, S, kCols, Load, Store>, dim3(columns / kCols, polys),
-        dim3(kCols << (S - 3)), 0, stream, p, load, store);
+    launch_dependent(ntt_columns_kernel<kFwd, S, kCols, Load>, dim3(columns / kCols, polys),
+        dim3(kCols << (S - 3)), 0, stream, p, load);
   }
 }
 
@@ -367,16 +362,14 @@ void launch_chunks_two_phase(const NttLaunch& p, uint32_t polys, int device, cud
   }
 }
 
-// The column phase for 2^s-row columns: `load` supplies the first stage group's input (PlainLoad),
-// `store` what the inverse writes (PlainStore; the forward's output is an intermediate in [0, 4q)).
-template <bool kFwd, typename Load = PlainLoad, typename Store = PlainStore>
+// The column phase for 2^s-row columns; `load` supplies the first stage group's input (PlainLoad).
+template <bool kFwd, typename Load = PlainLoad>
 void dispatch_columns(uint32_t s, const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream,
-                      const Load& load = {}, const Store& store = {}) {
-  static_assert(!kFwd || std::is_same_v<Store, PlainStore>, "the forward column phase's output is an intermediate");
+                      const Load& load = {}) {
   switch (s) {
-    case 6: launch_columns<kFwd, 6>(p, polys, device, stream, load, store); break;
-    case 7: launch_columns<kFwd, 7>(p, polys, device, stream, load, store); break;
-    default: launch_columns<kFwd, 8>(p, polys, device, stream, load, store); break;
+    case 6: launch_columns<kFwd, 6>(p, polys, device, stream, load); break;
+    case 7: launch_columns<kFwd, 7>(p, polys, device, stream, load); break;
+    default: launch_columns<kFwd, 8>(p, polys, device, stream, load); break;
   }
 }
 
@@ -441,20 +434,18 @@ struct LimbExtension {
 };
 
 // The transforms of an operation that turns a few limbs (in NTT form) into others in NTT form, as
-// rescale_ntt and mod_down_ntt do: the inverse NTT of the source limbs into scratch, then the
-// forward NTT of the destination limbs into out, with the elementwise steps between and after
-// folded into the kernels' loads and stores:
-// - log_n >= 13 (four kernels): the inverse's column phase stores through `inverse_store`; the
-//   forward's column phase loads through `forward_load` (which reads scratch itself); its chunk
-//   phase stores through `finish`;
+// rescale_ntt does: the inverse NTT of the source limbs into scratch, then the forward NTT of the
+// destination limbs into out, with the elementwise steps between and after folded into the
+// forward's loads and stores:
+// - log_n >= 13 (four kernels): the forward's column phase loads through `forward_load` (which
+//   reads scratch itself); its chunk phase stores through `finish`;
 // - log_n <= 12 (three kernels): after the single-kernel inverse, `coefficient_step()` enqueues
 //   the kernel that writes out's input in coefficient form from scratch; the single-kernel forward
 //   stores through `finish`.
 // Arguments checked by the caller. Throws Error(Cuda) when a launch fails.
-template <typename InverseStore, typename ForwardLoad, typename Finish, typename CoefficientStep>
+template <typename ForwardLoad, typename Finish, typename CoefficientStep>
 void run_limb_extension(const char* where, DeviceStream ds, const NttTablesView& ntt, const LimbExtension& e,
-                        const InverseStore& inverse_store, const ForwardLoad& forward_load, const Finish& finish,
-                        CoefficientStep coefficient_step) {
+                        const ForwardLoad& forward_load, const Finish& finish, CoefficientStep coefficient_step) {
   const uint32_t log_n = ntt.log_n;
   const bool single = log_n <= 12;
   const auto stream = static_cast<cudaStream_t>(ds.stream);
@@ -468,8 +459,7 @@ void run_limb_extension(const char* where, DeviceStream ds, const NttTablesView&
   } else {
     const NttLaunch inverse_columns = make_ntt_launch(ntt, false, e.scratch, e.scratch_stride, e.scratch,
                                                       e.scratch_stride, e.src_limbs, e.src_primes);
-    dispatch_columns<false>(column_log(log_n), inverse_columns, e.batch * e.src_limbs, ds.device, stream,
-                            PlainLoad{}, inverse_store);
+    dispatch_columns<false>(column_log(log_n), inverse_columns, e.batch * e.src_limbs, ds.device, stream);
     check_launch(where);
     // `src` is not read: forward_load reads scratch itself.
     const NttLaunch forward_columns =

@@ -111,7 +111,7 @@ void rescale_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride,
   e.dst_limbs = l;
   e.dst_primes = map.prime;
   e.batch = static_cast<uint32_t>(batch);
-  run_limb_extension(where, ds, ntt, e, PlainStore{}, RescaleTermLoad{scratch, e.scratch_stride, t},
+  run_limb_extension(where, ds, ntt, e, RescaleTermLoad{scratch, e.scratch_stride, t},
                      RescaleFinishStore{x, x_stride, t.finish, log_n}, [&] {
                        rescale_prepare(scratch, e.scratch_stride, out, e.out_stride, batch, log_n, t,
                                        static_cast<cudaStream_t>(ds.stream));

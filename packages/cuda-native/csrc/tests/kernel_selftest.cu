@@ -376,33 +376,6 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
     };
     launch_f();
     record(ps, "mod_down_finish", shape_of(2, lq, log_n), fin, d_fin, launch_f, stream, reps);
-
-    // The whole ModDown of the pair (x2 read as NTT form): the sequence of six kernels, and
-    // mod_down_ntt's four, both checked against the CPU sequence.
-    std::vector<uint64_t> p_coeff(2 * lp * n), seq(2 * lq * n);
-    cpu::ntt_inverse(x2.data() + lq * n, lall * n, p_coeff.data(), lp * n, 2, lp, map_p.data(), hv);
-    cpu::basis_convert(p_coeff.data(), lp * n, seq.data(), lq * n, 2, log_n, down.host_view());
-    cpu::ntt_forward(seq.data(), lq * n, seq.data(), lq * n, 2, lq, map_q.data(), hv);
-    cpu::mod_down_finish(x2.data(), lall * n, seq.data(), lq * n, seq.data(), lq * n, 2, lq, log_n,
-                         down_consts.data(), kNoAddend);
-    DeviceWords g_pc(p_coeff.size()), g_seq(seq.size()), g_scratch(p_coeff.size()), g_fused(seq.size());
-    auto launch_seq = [&] {
-      cuda::ntt_inverse(ds, d_x2.get() + lq * n, lall * n, g_pc.get(), lp * n, 2, lp, map_p.data(), dv);
-      cuda::basis_convert(g_pc.get(), lp * n, g_seq.get(), lq * n, 2, log_n, down.view(d_down.get()), stream);
-      cuda::ntt_forward(ds, g_seq.get(), lq * n, g_seq.get(), lq * n, 2, lq, map_q.data(), dv);
-      cuda::mod_down_finish(d_x2.get(), lall * n, g_seq.get(), lq * n, g_seq.get(), lq * n, 2, lq, log_n,
-                            d_down_consts.get(), kNoAddend, stream);
-    };
-    launch_seq();
-    record(ps, "mod_down (sequence)", shape_of(2, lall, log_n) + "->" + std::to_string(lq), seq, g_seq,
-           launch_seq, stream, reps);
-    auto launch_fused = [&] {
-      cuda::mod_down_ntt(ds, d_x2.get(), lall * n, g_scratch.get(), lp * n, g_fused.get(), lq * n, 2,
-                         map_all.data(), dv, down.view(d_down.get()), d_down_consts.get(), kNoAddend);
-    };
-    launch_fused();
-    record(ps, "mod_down_ntt (fused)", shape_of(2, lall, log_n) + "->" + std::to_string(lq), seq, g_fused,
-           launch_fused, stream, reps);
   }
   // Rescale pieces on a ciphertext: prepare from the last limb, finish.
   {
