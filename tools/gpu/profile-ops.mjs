@@ -96,7 +96,7 @@ if (op === 'steps' || op === 'graphSteps') {
   const lt = t.levels[level];
   const alpha = engine.parameters.alpha;
   const c1 = a._component(1);
-  const { Stream, nttInverse, nttForward, modUpDigits, keyswitchInnerProduct, basisConvert, modDownFinish, automorphismNtt, mulMod, addMod, mulAccumulateMod } = native;
+  const { Stream, nttInverse, nttForward, modUpDigits, modUpDigitsNtt, keyswitchInnerProduct, basisConvert, modDownFinish, automorphismNtt, mulMod, addMod, mulAccumulateMod } = native;
   const coeff = nttInverse(c1, t.ntt, { limbToPrime: lt.qMap });
   const digits = modUpDigits(coeff, lt.modUp, alpha);
   nttForward(digits, t.ntt, { limbToPrime: lt.qpMap, out: digits });
@@ -122,6 +122,8 @@ if (op === 'steps' || op === 'graphSteps') {
       nttForward(digits, t.ntt, { limbToPrime: lt.qpMap, out: digits, skipDigitLimbs: { digitSize: alpha, qLimbs: level + 1 } });
       return null;
     },
+    // The two steps above in one call (what the engine runs since modUpDigitsNtt).
+    'modUpDigitsNtt': () => modUpDigitsNtt(coeff, c1, lt.modUp, alpha, t.ntt, { limbToPrime: lt.qpMap }),
     'keyswitchInnerProduct': () => keyswitchInnerProduct(digits, keys.relinearizationKey.data, t.moduli, { limbToPrime: lt.qpMap }),
     'nttInverse P part [2,K,N]': () => nttInverse(pSlice, t.ntt, { limbToPrime: t.pMap }),
     'basisConvert P->Q [2,l+1,N]': () => basisConvert(pCoeff, lt.modDownConversion),

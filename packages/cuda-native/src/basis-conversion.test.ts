@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { BasisConversionTables, basisConvert, modDownConstants, modDownFinish, modUp, modUpDigits } from './basis-conversion.js';
+import { BasisConversionTables, basisConvert, modDownConstants, modDownFinish, modUp, modUpDigits, modUpDigitsNtt } from './basis-conversion.js';
 import { crt, mod, nttPrimes, powMod, randomPoly } from './ckks-kernels.test-helpers.js';
 import { ShapeMismatchError, TensorArgumentError } from './errors.js';
 import { NttTables, nttForward } from './ntt.js';
@@ -110,6 +110,52 @@ describe('modUp / modUpDigits (CPU)', () => {
     expect(() => modUpDigits(a, tables, 2, { ownLimbsFrom: short })).toThrow(/ownLimbsFrom must be shaped like a/);
     using out = Tensor.empty([3, QP.length, N], { dtype: 'uint64' });
     expect(() => modUpDigits(a, tables, 2, { ownLimbsFrom: out.select(0, 0).narrow(0, 0, Q.length), out })).toThrow(/out overlaps an input/);
+    tables.forEach((t) => t.dispose());
+  });
+});
+
+describe('modUpDigitsNtt (CPU)', () => {
+  it('equals modUpDigits with the own limbs from the NTT form, then the skipping transform, for digits of 1, 2 and 3 limbs', () => {
+    const QP = [...Q, ...P];
+    // Table rows in another order than the limbs, so the limb map is exercised.
+    const rows = [...QP].reverse();
+    using ntt = NttTables.build(LOG_N, rows);
+    const limbToPrime = Uint32Array.from(QP, (q) => rows.indexOf(q));
+    const qMap = limbToPrime.subarray(0, Q.length);
+    using a = Tensor.fromArray(randomPoly(Q, 1, N, 31n), { shape: [Q.length, N] });
+    using aNtt = nttForward(a, ntt, { limbToPrime: qMap });
+    for (const digitSize of [1, 2, 3]) {
+      const tables = Array.from({ length: Math.ceil(Q.length / digitSize) }, (_, d) =>
+        BasisConversionTables.modUp(Q, P, d * digitSize, Math.min((d + 1) * digitSize, Q.length)),
+      );
+      using fused = modUpDigitsNtt(a, aNtt, tables, digitSize, ntt, { limbToPrime });
+      using composed = modUpDigits(a, tables, digitSize, { ownLimbsFrom: aNtt });
+      nttForward(composed, ntt, { limbToPrime, out: composed, skipDigitLimbs: { digitSize, qLimbs: Q.length } });
+      expect(fused.shape).toEqual([tables.length, QP.length, N]);
+      expect(fused.toArray(), `digits of ${digitSize}`).toEqual(composed.toArray());
+      tables.forEach((t) => t.dispose());
+    }
+  });
+
+  it('refuses a missing NTT form, a limb map that disagrees with the tables and tables of another N, before writing', () => {
+    const QP = [...Q, ...P];
+    using ntt = NttTables.build(LOG_N, QP);
+    using a = Tensor.fromArray(randomPoly(Q, 1, N, 32n), { shape: [Q.length, N] });
+    using aNtt = nttForward(a, ntt);
+    const tables = Q.map((_, d) => BasisConversionTables.modUp(Q, P, d, d + 1));
+    using out = Tensor.fromArray(new BigUint64Array(Q.length * QP.length * N).fill(7n), { shape: [Q.length, QP.length, N] });
+    const untouched = out.toArray();
+    expect(() => modUpDigitsNtt(a, undefined as unknown as Tensor, tables, 1, ntt, { out })).toThrow(/ownLimbsFrom must be a Tensor/);
+    const swapped = Uint32Array.from(QP, (_, i) => i);
+    swapped[1] = 2;
+    swapped[2] = 1;
+    expect(() => modUpDigitsNtt(a, aNtt, tables, 1, ntt, { limbToPrime: swapped, out })).toThrow(
+      /output limb 1 uses NTT table row 2 \(prime \d+\) but digit 0's ModUp tables give it prime \d+/,
+    );
+    using bigger = NttTables.build(LOG_N + 1, nttPrimes(50, LOG_N + 1, QP.length));
+    expect(() => modUpDigitsNtt(a, aNtt, tables, 1, bigger, { out })).toThrow(/NTT tables are for N = 2\^11/);
+    expect(() => modUpDigitsNtt(a, aNtt, tables, 1, {} as NttTables, { out })).toThrow(TensorArgumentError);
+    expect(out.toArray()).toEqual(untouched);
     tables.forEach((t) => t.dispose());
   });
 });

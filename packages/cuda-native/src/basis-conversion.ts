@@ -17,6 +17,7 @@ import {
   checkU64,
   kernels,
   KernelTables,
+  limbMap,
   log2,
   outputOperand,
   polyGeometry,
@@ -24,6 +25,7 @@ import {
   sameDevice,
   type BuiltTables,
 } from './kernel-checks.js';
+import { NttTables } from './ntt.js';
 import { Tensor } from './tensor.js';
 
 /** Options of the table builders. */
@@ -43,12 +45,24 @@ export class BasisConversionTables extends KernelTables {
   readonly numDst: number;
   /** For ModUp tables, the digit's limb range `[begin, end)` within Q_l; null for a plain conversion. */
   readonly digit: readonly [number, number] | null;
+  /** The source primes (basis A), in order. */
+  readonly srcPrimes: readonly bigint[];
+  /** The destination primes (basis B), in order. */
+  readonly dstPrimes: readonly bigint[];
 
-  private constructor(built: BuiltTables & { numSrc: number; numDst: number }, digit: readonly [number, number] | null, device?: DeviceLike) {
+  private constructor(
+    built: BuiltTables & { numSrc: number; numDst: number },
+    digit: readonly [number, number] | null,
+    srcPrimes: readonly bigint[],
+    dstPrimes: readonly bigint[],
+    device?: DeviceLike,
+  ) {
     super(built, device);
     this.numSrc = built.numSrc;
     this.numDst = built.numDst;
     this.digit = digit;
+    this.srcPrimes = Object.freeze([...srcPrimes]);
+    this.dstPrimes = Object.freeze([...dstPrimes]);
   }
 
   /**
@@ -58,8 +72,10 @@ export class BasisConversionTables extends KernelTables {
    */
   static build(srcPrimes: readonly (bigint | number)[], dstPrimes: readonly (bigint | number)[], options: BasisConversionTablesOptions = {}): BasisConversionTables {
     const op = 'BasisConversionTables.build';
-    const built = kernels().basisConversionTablesBuild(primeArray(srcPrimes, 'srcPrimes', op), primeArray(dstPrimes, 'dstPrimes', op));
-    return new BasisConversionTables(built, null, options.device);
+    const src = primeArray(srcPrimes, 'srcPrimes', op);
+    const dst = primeArray(dstPrimes, 'dstPrimes', op);
+    const built = kernels().basisConversionTablesBuild(src, dst);
+    return new BasisConversionTables(built, null, Array.from(src), Array.from(dst), options.device);
   }
 
   /**
@@ -80,8 +96,11 @@ export class BasisConversionTables extends KernelTables {
     if (!Number.isInteger(digitBegin) || !Number.isInteger(digitEnd) || digitBegin < 0 || digitEnd <= digitBegin || digitEnd > q.length) {
       throw new TensorArgumentError(`${op}: expected 0 <= digitBegin < digitEnd <= ${q.length}, got [${String(digitBegin)}, ${String(digitEnd)})`);
     }
-    const built = kernels().modUpTablesBuild(q, primeArray(pPrimes, 'pPrimes', op), digitBegin, digitEnd);
-    return new BasisConversionTables(built, Object.freeze([digitBegin, digitEnd] as const), options.device);
+    const p = primeArray(pPrimes, 'pPrimes', op);
+    const built = kernels().modUpTablesBuild(q, p, digitBegin, digitEnd);
+    const src = Array.from(q.subarray(digitBegin, digitEnd));
+    const dst = [...q.subarray(0, digitBegin), ...q.subarray(digitEnd), ...p];
+    return new BasisConversionTables(built, Object.freeze([digitBegin, digitEnd] as const), src, dst, options.device);
   }
 }
 
@@ -100,6 +119,16 @@ export interface ModUpDigitsOptions extends BasisConversionOptions {
    * `skipDigitLimbs` completes the digits without transforming them again. Default: `a`.
    */
   ownLimbsFrom?: Tensor;
+}
+
+/** Options of {@link modUpDigitsNtt}. */
+export interface ModUpDigitsNttOptions extends BasisConversionOptions {
+  /**
+   * Table row of each output limb (host array, length = `inLimbs + |P|`): limb i of every digit is
+   * transformed modulo `ntt.primes[limbToPrime[i]]`, which must be that limb's prime in the ModUp
+   * tables. Default: the identity.
+   */
+  limbToPrime?: Uint32Array | readonly number[];
 }
 
 /** Options of {@link modDownFinish}. */
@@ -156,15 +185,18 @@ export function modUp(a: Tensor, tables: BasisConversionTables, digitBegin: numb
   return out;
 }
 
-/**
- * ModUp of every digit of one polynomial in one call: `a` is `[inLimbs, N]` over Q_l (coefficient
- * form); digit d is limbs `[d·digitSize, min((d+1)·digitSize, inLimbs))` and `tables[d]` its
- * {@link BasisConversionTables.modUp}. Returns `[numDigits, inLimbs + |P|, N]`.
- * @throws {TensorArgumentError} (and subclasses) when the tables do not tile the limbs as digits
- *   of `digitSize`, or for a bad operand or output.
- */
-export function modUpDigits(a: Tensor, tables: readonly BasisConversionTables[], digitSize: number, options: ModUpDigitsOptions = {}): Tensor {
-  const op = 'modUpDigits';
+/** What {@link modUpDigits} and {@link modUpDigitsNtt} check and pass to the binding. */
+interface DigitsCall {
+  g: ReturnType<typeof polyGeometry>;
+  numDigits: number;
+  outLimbs: number;
+  layouts: BasisConversionTables['_layout'][];
+  ptrs: BigUint64Array;
+  words: Float64Array;
+  own: Tensor | null;
+}
+
+function checkDigitsCall(op: string, a: Tensor, tables: readonly BasisConversionTables[], digitSize: number, ownLimbsFrom: Tensor | undefined): DigitsCall {
   checkU64(a, 'a', op);
   const g = polyGeometry(a, 'a', op);
   if (g.batch !== 1) throw new ShapeMismatchError(`${op}: a must be one polynomial [limbs, N], got ${formatShape(a.shape)}`);
@@ -188,7 +220,7 @@ export function modUpDigits(a: Tensor, tables: readonly BasisConversionTables[],
     ptrs[d] = t.tensor._ptr;
     words[d] = t._words;
   });
-  const own = options.ownLimbsFrom === undefined ? null : checkU64(options.ownLimbsFrom, 'ownLimbsFrom', op);
+  const own = ownLimbsFrom === undefined ? null : checkU64(ownLimbsFrom, 'ownLimbsFrom', op);
   if (own !== null) {
     sameDevice(own, a, 'ownLimbsFrom', 'a', op);
     const go = polyGeometry(own, 'ownLimbsFrom', op);
@@ -196,9 +228,67 @@ export function modUpDigits(a: Tensor, tables: readonly BasisConversionTables[],
       throw new ShapeMismatchError(`${op}: ownLimbsFrom must be shaped like a (${formatShape(a.shape)}), got ${formatShape(own.shape)}`);
     }
   }
+  return { g, numDigits, outLimbs, layouts, ptrs, words, own };
+}
+
+/**
+ * ModUp of every digit of one polynomial in one call: `a` is `[inLimbs, N]` over Q_l (coefficient
+ * form); digit d is limbs `[d·digitSize, min((d+1)·digitSize, inLimbs))` and `tables[d]` its
+ * {@link BasisConversionTables.modUp}. Returns `[numDigits, inLimbs + |P|, N]`.
+ * @throws {TensorArgumentError} (and subclasses) when the tables do not tile the limbs as digits
+ *   of `digitSize`, or for a bad operand or output.
+ */
+export function modUpDigits(a: Tensor, tables: readonly BasisConversionTables[], digitSize: number, options: ModUpDigitsOptions = {}): Tensor {
+  const op = 'modUpDigits';
+  const { g, numDigits, outLimbs, layouts, ptrs, words, own } = checkDigitsCall(op, a, tables, digitSize, options.ownLimbsFrom);
   const inputs = own === null ? [a] : [a, own];
   const { tensor: out, geometry: o } = outputOperand(options.out, [numDigits, outLimbs, g.n], a, inputs, false, op);
   kernels().modUpDigits(a._dev, layouts, ptrs, words, a._ptr, g.limbs, digitSize, out._ptr, o.batchStride, log2(g.n), own === null ? 0n : own._ptr);
+  return out;
+}
+
+/**
+ * ModUp straight to NTT form, the first step of hybrid key switching in one call: `a` is the
+ * polynomial over Q_l in coefficient form (`[inLimbs, N]`) and `ownLimbsFrom` the same polynomial
+ * in NTT form. Returns the `[numDigits, inLimbs + |P|, N]` digits of {@link modUpDigits} in NTT
+ * form, equal bit for bit to `modUpDigits(a, tables, digitSize, { ownLimbsFrom })` followed by
+ * `nttForward` in place with `skipDigitLimbs: { digitSize, qLimbs: inLimbs }`. On CUDA, one-limb
+ * digits (`digitSize` 1, N ≥ 2^13) skip the conversion kernel: the transform's first phase reduces
+ * each digit's coefficients modulo the output limb's prime as it loads them, and its second phase
+ * copies the digits' own limbs from `ownLimbsFrom`.
+ * @throws {TensorArgumentError} (and subclasses) as {@link modUpDigits}, and when `ntt` is not
+ *   NttTables for this N, or the limb map gives an output limb another prime than its table does.
+ */
+export function modUpDigitsNtt(
+  a: Tensor,
+  ownLimbsFrom: Tensor,
+  tables: readonly BasisConversionTables[],
+  digitSize: number,
+  ntt: NttTables,
+  options: ModUpDigitsNttOptions = {},
+): Tensor {
+  const op = 'modUpDigitsNtt';
+  if (!(ownLimbsFrom instanceof Tensor)) throw new TensorArgumentError(`${op}: ownLimbsFrom must be a Tensor (the NTT form of a), got ${String(ownLimbsFrom)}`);
+  const { g, numDigits, outLimbs, layouts, ptrs, words, own } = checkDigitsCall(op, a, tables, digitSize, ownLimbsFrom);
+  if (!(ntt instanceof NttTables)) throw new TensorArgumentError(`${op}: ntt must be NttTables, got ${String(ntt)}`);
+  ntt._checkFor(a, op);
+  if (g.n !== 2 ** ntt.logN) throw new TensorArgumentError(`${op}: a has N = ${g.n} but the NTT tables are for N = 2^${ntt.logN}`);
+  const map = limbMap(options.limbToPrime, outLimbs, ntt.numPrimes, op);
+  tables.forEach((t, d) => {
+    const begin = d * digitSize;
+    for (let i = 0; i < outLimbs; i++) {
+      const own = i >= begin && i < begin + t.numSrc;
+      const prime = own ? t.srcPrimes[i - begin] : t.dstPrimes[i < begin ? i : i - t.numSrc];
+      if (ntt.primes[map[i]!] !== prime) {
+        throw new TensorArgumentError(`${op}: output limb ${i} uses NTT table row ${map[i]} (prime ${ntt.primes[map[i]!]}) but digit ${d}'s ModUp tables give it prime ${prime}`);
+      }
+    }
+  });
+  const { tensor: out, geometry: o } = outputOperand(options.out, [numDigits, outLimbs, g.n], a, [a, own!], false, op);
+  kernels().modUpDigitsNtt(
+    a._dev, layouts, ptrs, words, a._ptr, g.limbs, digitSize, out._ptr, o.batchStride, log2(g.n), own!._ptr,
+    ntt._layout, ntt.tensor._ptr, ntt._words, map,
+  );
   return out;
 }
 

@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 
 import { automorphismCoeff, automorphismNtt } from './automorphism.js';
-import { BasisConversionTables, basisConvert, modDownConstants, modDownFinish, modUpDigits } from './basis-conversion.js';
+import { BasisConversionTables, basisConvert, modDownConstants, modDownFinish, modUpDigits, modUpDigitsNtt } from './basis-conversion.js';
 import { nttPrimes, randomPoly } from './ckks-kernels.test-helpers.js';
 import { keyswitchInnerProduct } from './keyswitch.js';
 import { modulusTable } from './modarith.js';
@@ -81,6 +81,33 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
         const x = wide.narrow(1, 0, l + 1);
         const xg = wide.to('cuda').narrow(1, 0, l + 1);
         same(rescaleNtt(x, cpuNtt, cpuT, { limbToPrime: map }), rescaleNtt(xg, gpuNtt, gpuT, { limbToPrime: map }));
+      }
+    });
+  }
+
+  for (const logN of [10, 12, 13, 14, 15, 16, 17]) {
+    // One-limb digits (the CUDA transform converts as it loads from logN 13 on) and digits of two
+    // limbs over three (the composition, a narrower last digit); limbs on table rows in reverse.
+    itCuda(`modUpDigitsNtt at logN = ${logN}`, () => {
+      const n = 1 << logN;
+      const q = [...nttPrimes(60, logN, 1), ...nttPrimes(40, logN, 2)];
+      const p = nttPrimes(61, logN, 1);
+      const rows = [...q, ...p].reverse();
+      const limbToPrime = Uint32Array.from([...q, ...p], (prime) => rows.indexOf(prime));
+      const cpuNtt = NttTables.build(logN, rows);
+      const gpuNtt = NttTables.build(logN, rows, { device: 'cuda' });
+      const a = Tensor.fromArray(randomPoly(q, 1, n, BigInt(logN * 10)), { shape: [q.length, n] });
+      const ag = a.to('cuda');
+      const aNtt = nttForward(a, cpuNtt, { limbToPrime: limbToPrime.subarray(0, q.length) });
+      const aNttG = aNtt.to('cuda');
+      for (const digitSize of [1, 2]) {
+        const begins = Array.from({ length: Math.ceil(q.length / digitSize) }, (_, d) => d * digitSize);
+        const tables = begins.map((b) => BasisConversionTables.modUp(q, p, b, Math.min(b + digitSize, q.length)));
+        const tablesG = begins.map((b) => BasisConversionTables.modUp(q, p, b, Math.min(b + digitSize, q.length), { device: 'cuda' }));
+        same(
+          modUpDigitsNtt(a, aNtt, tables, digitSize, cpuNtt, { limbToPrime }),
+          modUpDigitsNtt(ag, aNttG, tablesG, digitSize, gpuNtt, { limbToPrime }),
+        );
       }
     });
   }

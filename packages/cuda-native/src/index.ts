@@ -50,12 +50,14 @@ export {
   basisConvert,
   modUp,
   modUpDigits,
+  modUpDigitsNtt,
   modDownConstants,
   modDownFinish,
   type BasisConversionTablesOptions,
   type BasisConversionOptions,
   type ModDownFinishOptions,
   type ModUpDigitsOptions,
+  type ModUpDigitsNttOptions,
 } from './basis-conversion.js';
 export { RescaleTables, rescalePrepare, rescaleFinish, rescaleNtt, type RescaleTablesOptions, type RescaleOptions, type RescaleNttOptions } from './rescale.js';
 export { keyswitchInnerProduct, type KeyswitchOptions } from './keyswitch.js';

@@ -57,6 +57,11 @@ export interface KernelBinding extends NativeBinding {
     input: bigint, inLimbs: number, digitSize: number, out: bigint, outDigitStride: number, logN: number,
     ownFrom: bigint,
   ): void;
+  modUpDigitsNtt(
+    device: number, layouts: TableLayout[], tablesPtrs: BigUint64Array, tablesWords: Float64Array,
+    input: bigint, inLimbs: number, digitSize: number, out: bigint, outDigitStride: number, logN: number,
+    ownFrom: bigint, nttLayout: TableLayout, nttPtr: bigint, nttWords: number, limbToPrime: Uint32Array,
+  ): void;
   modDownFinish(
     device: number, x: bigint, xBatchStride: number, conv: bigint, convBatchStride: number, out: bigint,
     outBatchStride: number, batch: number, limbs: number, logN: number, constants: bigint, addend: bigint,

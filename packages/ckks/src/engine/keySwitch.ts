@@ -10,7 +10,7 @@
  * ({@link keySwitchInnerProductInto}) and share one step 3.
  * Every scratch tensor comes from the caching allocator and is released before returning.
  */
-import { keyswitchInnerProduct, basisConvert, modDownFinish, modUpDigits, nttForward, nttInverse, type Tensor } from '@fhelium/cuda-native';
+import { keyswitchInnerProduct, basisConvert, modDownFinish, modUpDigitsNtt, nttForward, nttInverse, type Tensor } from '@fhelium/cuda-native';
 
 import { Scope } from './scope.js';
 import type { EngineTables } from './tables.js';
@@ -21,22 +21,15 @@ import type { EngineTables } from './tables.js';
  * be permuted by an automorphism afterwards (hoisting): the conversion error is a multiple of the
  * digit modulus either way, which the inner product cancels.
  *
- * A digit's own limbs are c's limbs unchanged: ModUp copies them from c itself, already in NTT
- * form, and the forward transform skips them (alpha of the l+1+K transforms of every digit, one
- * launch for all digits on either backend).
+ * A digit's own limbs are c's limbs unchanged: `modUpDigitsNtt` copies them from c itself,
+ * already in NTT form, and transforms only the converted limbs (on CUDA, one-limb digits are
+ * converted inside the transform itself).
  */
 export function modUpToDigits(tables: EngineTables, level: number, alpha: number, c: Tensor): Tensor {
   const lt = tables.levels[level]!;
   const coeff = nttInverse(c, tables.ntt, { limbToPrime: lt.qMap });
   try {
-    const digits = modUpDigits(coeff, lt.modUp, alpha, { ownLimbsFrom: c });
-    try {
-      nttForward(digits, tables.ntt, { limbToPrime: lt.qpMap, out: digits, skipDigitLimbs: { digitSize: alpha, qLimbs: level + 1 } });
-    } catch (error) {
-      digits.dispose();
-      throw error;
-    }
-    return digits;
+    return modUpDigitsNtt(coeff, c, lt.modUp, alpha, tables.ntt, { limbToPrime: lt.qpMap });
   } finally {
     coeff.dispose();
   }

@@ -4,6 +4,7 @@
 // backstop. See kernel_binding_util.h for table layouts.
 #include "binding/binding.h"
 #include "binding/kernel_binding_util.h"
+#include "binding/ntt_layout.h"
 #include "common/basis_conversion_tables.h"
 #include "cpu/basis_conversion.h"
 
@@ -123,29 +124,38 @@ napi_value mod_up(Args& a) {
 }
 FHELIUM_BINDING("modUp", mod_up)
 
-// modUpDigits(device, layouts: external[], tablesPtrs: BigUint64Array, tablesWords: Float64Array,
-//             in, inLimbs, digitSize, out, outDigitStride, logN, ownFrom): ownFrom 0 copies the
-//             digits' own limbs from `in`.
-napi_value mod_up_digits(Args& a) {
-  const int dev = a.i32(0);
+// The ModUp tables of every digit: arguments 1-3 (layouts: external[], tablesPtrs: BigUint64Array,
+// tablesWords: Float64Array) as views in `views`. Returns the digit count. `op` names the binding
+// in messages.
+uint32_t digit_views(Args& a, const char* op, BasisConversionView (&views)[kMaxDigits]) {
   napi_value layouts = a.at(1);
   bool is_array = false;
   napi_is_array(a.env(), layouts, &is_array);
-  FHELIUM_CHECK(is_array, Argument, "modUpDigits: expected an array of ModUp tables");
+  FHELIUM_CHECK(is_array, Argument, std::string(op) + ": expected an array of ModUp tables");
   uint32_t num_digits = 0;
   napi_get_array_length(a.env(), layouts, &num_digits);
   FHELIUM_CHECK(num_digits >= 1 && num_digits <= kMaxDigits, Argument,
-                "modUpDigits: expected 1 to " + std::to_string(kMaxDigits) + " digits, got " + std::to_string(num_digits));
+                std::string(op) + ": expected 1 to " + std::to_string(kMaxDigits) + " digits, got " +
+                    std::to_string(num_digits));
   const auto ptrs = kernels::typed_array<uint64_t>(a, 2, napi_biguint64_array, "a BigUint64Array of table pointers");
   const auto words = kernels::typed_array<double>(a, 3, napi_float64_array, "a Float64Array of table sizes");
   FHELIUM_CHECK(ptrs.length == num_digits && words.length == num_digits, Argument,
-                "modUpDigits: expected one table pointer and size per digit");
-  BasisConversionView views[kMaxDigits];
+                std::string(op) + ": expected one table pointer and size per digit");
   for (uint32_t d = 0; d < num_digits; ++d) {
     napi_value element = nullptr;
     napi_get_element(a.env(), layouts, d, &element);
     views[d] = conversion_view(a, element, ptrs.data[d], static_cast<int64_t>(words.data[d]));
   }
+  return num_digits;
+}
+
+// modUpDigits(device, layouts: external[], tablesPtrs: BigUint64Array, tablesWords: Float64Array,
+//             in, inLimbs, digitSize, out, outDigitStride, logN, ownFrom): ownFrom 0 copies the
+//             digits' own limbs from `in`.
+napi_value mod_up_digits(Args& a) {
+  const int dev = a.i32(0);
+  BasisConversionView views[kMaxDigits];
+  const uint32_t num_digits = digit_views(a, "modUpDigits", views);
   const auto* in = a.ptr<const uint64_t>(4);
   const auto in_limbs = static_cast<std::size_t>(a.i64(5));
   const auto digit_size = static_cast<std::size_t>(a.i64(6));
@@ -158,6 +168,31 @@ napi_value mod_up_digits(Args& a) {
   return nullptr;
 }
 FHELIUM_BINDING("modUpDigits", mod_up_digits)
+
+// modUpDigitsNtt(device, layouts, tablesPtrs, tablesWords, in, inLimbs, digitSize, out,
+//                outDigitStride, logN, ownFrom, nttLayout, nttPtr, nttWords, limbToPrime: Uint32Array)
+napi_value mod_up_digits_ntt(Args& a) {
+  const int dev = a.i32(0);
+  BasisConversionView views[kMaxDigits];
+  const uint32_t num_digits = digit_views(a, "modUpDigitsNtt", views);
+  const auto* in = a.ptr<const uint64_t>(4);
+  const auto in_limbs = static_cast<std::size_t>(a.i64(5));
+  const auto digit_size = static_cast<std::size_t>(a.i64(6));
+  auto* out = a.ptr<uint64_t>(7);
+  const auto out_digit_stride = static_cast<std::size_t>(a.i64(8));
+  const auto log_n = static_cast<uint32_t>(a.i32(9));
+  const auto* own_from = a.ptr<const uint64_t>(10);
+  const NttTablesView ntt = kernels::ntt_view(a, 11, 12, 13);
+  const auto map = kernels::typed_array<uint32_t>(a, 14, napi_uint32_array, "a Uint32Array limb map");
+  const std::size_t out_limbs = static_cast<std::size_t>(views[0].num_src) + views[0].num_dst;
+  FHELIUM_CHECK(map.length == out_limbs, Argument,
+                "modUpDigitsNtt: the limb map has " + std::to_string(map.length) + " entries for " +
+                    std::to_string(out_limbs) + " limbs");
+  FHELIUM_RUN_ON(dev, mod_up_digits_ntt, in, own_from, in_limbs, digit_size, num_digits, out, out_digit_stride, log_n,
+                 views, ntt, map.data);
+  return nullptr;
+}
+FHELIUM_BINDING("modUpDigitsNtt", mod_up_digits_ntt)
 
 // modDownFinish(device, x, xBatchStride, conv, convBatchStride, out, outBatchStride, batch, limbs,
 //               logN, constants, addend, addendBatchStride, addendCount): addendCount 0 adds nothing.

@@ -10,6 +10,8 @@
 #include "common/kernel_args.h"
 #include "common/limb_map.h"
 #include "common/modarith_operand.h"
+#include "common/ntt_checks.h"
+#include "common/ntt_tables.h"
 
 namespace fhelium {
 
@@ -114,6 +116,22 @@ inline void check_mod_up_digits(const char* where, const uint64_t* in, const uin
     require_disjoint(where, own_from, in_limbs << log_n, out,
                      span_words(num_digits, out_digit_stride, out_limbs, log_n));
   }
+}
+
+// For mod_up_digits_ntt: mod_up_digits' checks with own_from required, plus the forward NTT's
+// over the output digits (in place, own limbs skipped). Returns the output limbs' table rows.
+inline LimbMap check_mod_up_digits_ntt(const char* where, const uint64_t* in, const uint64_t* own_from,
+                                       std::size_t in_limbs, std::size_t digit_size, std::size_t num_digits,
+                                       const uint64_t* out, std::size_t out_digit_stride, uint32_t log_n,
+                                       const BasisConversionView* tables, const NttTablesView& ntt,
+                                       const uint32_t* limb_to_prime) {
+  require_argument(own_from != nullptr, where, "own_from (the NTT form of the polynomial)", "a null pointer");
+  check_mod_up_digits(where, in, own_from, in_limbs, digit_size, num_digits, out, out_digit_stride, log_n, tables);
+  require_argument(ntt.log_n == log_n, where, "NTT tables for log N = " + std::to_string(log_n),
+                   "log N = " + std::to_string(ntt.log_n));
+  const std::size_t out_limbs = tables[0].num_src + tables[0].num_dst;
+  return check_ntt_arguments(where, out, out_digit_stride, out, out_digit_stride, num_digits, out_limbs,
+                             limb_to_prime, ntt);
 }
 
 // For mod_down_finish and rescale_finish: x, c, out of `limbs` limbs; out may equal x or c.

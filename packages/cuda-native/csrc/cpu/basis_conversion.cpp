@@ -3,6 +3,7 @@
 #include "common/basis_conversion_checks.h"
 #include "common/basis_conversion_core.h"
 #include "common/limb_map.h"
+#include "cpu/ntt.h"
 #include "cpu/parallel.h"
 #include "cpu/sub_scale.h"
 
@@ -125,6 +126,17 @@ void mod_up_digits(const uint64_t* in, const uint64_t* own_from, std::size_t in_
   for_coefficients(num_digits, n, work, [&](std::size_t d, std::size_t k0, std::size_t k1) {
     mod_up_range(in, copy, d * digit_size, out + d * out_digit_stride, n, k0, k1, tables[d]);
   });
+}
+
+void mod_up_digits_ntt(const uint64_t* in, const uint64_t* own_from, std::size_t in_limbs, std::size_t digit_size,
+                       std::size_t num_digits, uint64_t* out, std::size_t out_digit_stride, uint32_t log_n,
+                       const BasisConversionView* tables, const NttTablesView& ntt, const uint32_t* limb_to_prime) {
+  check_mod_up_digits_ntt("cpu::mod_up_digits_ntt", in, own_from, in_limbs, digit_size, num_digits, out,
+                          out_digit_stride, log_n, tables, ntt, limb_to_prime);
+  mod_up_digits(in, own_from, in_limbs, digit_size, num_digits, out, out_digit_stride, log_n, tables);
+  const std::size_t out_limbs = tables[0].num_src + tables[0].num_dst;
+  const NttDigitSkip skip{static_cast<uint32_t>(digit_size), static_cast<uint32_t>(in_limbs)};
+  ntt_forward(out, out_digit_stride, out, out_digit_stride, num_digits, out_limbs, limb_to_prime, ntt, skip);
 }
 
 void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* conv,

@@ -20,6 +20,7 @@
 
 #include "common/basis_conversion_tables.h"
 #include "common/modarith_operand.h"
+#include "common/ntt_tables.h"
 
 namespace fhelium::cpu {
 
@@ -48,6 +49,17 @@ void mod_up(const uint64_t* in, std::size_t in_batch_stride, std::size_t in_limb
 void mod_up_digits(const uint64_t* in, const uint64_t* own_from, std::size_t in_limbs, std::size_t digit_size,
                    std::size_t num_digits, uint64_t* out, std::size_t out_digit_stride,
                    uint32_t log_n, const BasisConversionView* tables);
+
+// ModUp straight to NTT form: mod_up_digits with the own limbs from own_from (required: the NTT
+// form of the polynomial whose coefficient form is `in`), then the forward NTT of every digit's
+// other limbs in place, output limb i of every digit on table row limb_to_prime[i] (HOST, out_limbs
+// = num_src + num_dst entries) of `ntt`. The same result as those two calls, bit for bit, on both
+// backends; on CUDA, one-limb digits (digit_size 1, log_n >= 13) skip the conversion kernel and
+// its pass over the digits (cuda/basis_conversion.h). Throws Error(Argument) as mod_up_digits and
+// ntt_forward do, and for a null own_from or tables of another log N.
+void mod_up_digits_ntt(const uint64_t* in, const uint64_t* own_from, std::size_t in_limbs, std::size_t digit_size,
+                       std::size_t num_digits, uint64_t* out, std::size_t out_digit_stride, uint32_t log_n,
+                       const BasisConversionView* tables, const NttTablesView& ntt, const uint32_t* limb_to_prime);
 
 // out_i = (x_i - conv_i) * constants[i].s mod constants[i].q for limbs i < limbs, with
 // constants = mod_down_constants(Q_l, P) ([limbs][3] words: q, s, shoup(s)), plus a reduced

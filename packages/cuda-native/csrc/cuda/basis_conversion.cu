@@ -14,6 +14,8 @@
 #include "common/basis_conversion_core.h"
 #include "cuda/dependent_launch.h"
 #include "cuda/launch_check.h"
+#include "cuda/ntt.h"
+#include "cuda/ntt_kernels.h"
 #include "cuda/sub_scale.h"
 
 namespace fhelium::cuda {
@@ -187,6 +189,24 @@ void launch(std::size_t in_stride, std::size_t out_stride, uint32_t log_n, const
   check_launch(where);
 }
 
+// mod_up_digits_ntt's load of the forward column phase over one-limb digits: element j of output
+// limb i of digit b is digit b's coefficient x (reduced mod its prime q_b) reduced modulo the
+// limb's prime. That is what convert_kernel computes for one source limb: the scale [x * 1]_{q_b}
+// is x and the sum x * 1 reduced mod the destination prime is reduce64's result, both exact.
+// dst_moduli[b] is digit b's table of destination moduli (the other Q limbs in order, then P).
+struct OneLimbModUpLoad {
+  const uint64_t* coeff;  // [num_digits][N]: the polynomial in coefficient form
+  uint32_t log_n;
+  const Modulus* dst_moduli[kMaxLimbs];
+
+  __device__ __forceinline__ uint64_t operator()(const NttLaunch&, const uint64_t*, uint32_t b, uint32_t i,
+                                                 uint32_t j) const {
+    const Modulus m = dst_moduli[b][i < b ? i : i - 1];
+    return reduce64(coeff[(static_cast<std::size_t>(b) << log_n) + j], m);
+  }
+};
+static_assert(sizeof(NttLaunch) + sizeof(OneLimbModUpLoad) <= 4096, "column launch parameters exceed 4 KiB");
+
 }  // namespace
 
 void basis_convert(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
@@ -229,6 +249,40 @@ void mod_up_digits(const uint64_t* in, const uint64_t* own_from, std::size_t in_
     }
     launch(0, 0, log_n, jobs, count, 1, stream, where);
   }
+}
+
+void mod_up_digits_ntt(DeviceStream ds, const uint64_t* in, const uint64_t* own_from, std::size_t in_limbs,
+                       std::size_t digit_size, std::size_t num_digits, uint64_t* out, std::size_t out_digit_stride,
+                       uint32_t log_n, const BasisConversionView* tables, const NttTablesView& ntt,
+                       const uint32_t* limb_to_prime) {
+  const char* where = "cuda::mod_up_digits_ntt";
+  const LimbMap map = check_mod_up_digits_ntt(where, in, own_from, in_limbs, digit_size, num_digits, out,
+                                               out_digit_stride, log_n, tables, ntt, limb_to_prime);
+  const uint32_t out_limbs = tables[0].num_src + tables[0].num_dst;
+  const NttDigitSkip skip{static_cast<uint32_t>(digit_size), static_cast<uint32_t>(in_limbs)};
+  const auto stream = static_cast<cudaStream_t>(ds.stream);
+  if (digit_size != 1 || log_n <= 12) {
+    mod_up_digits(in, own_from, in_limbs, digit_size, num_digits, out, out_digit_stride, log_n, tables, stream);
+    ntt_forward(ds, out, out_digit_stride, out, out_digit_stride, num_digits, out_limbs, limb_to_prime, ntt, skip);
+    return;
+  }
+  require_grid_y(where, num_digits * out_limbs);
+  require_aligned_twiddles(where, ntt.forward);
+  const uint32_t polys = static_cast<uint32_t>(num_digits) * out_limbs;
+  // Strides of a batch of one do not matter; keep them consistent for the kernels.
+  const std::size_t stride = num_digits == 1 ? static_cast<std::size_t>(out_limbs) << log_n : out_digit_stride;
+  OneLimbModUpLoad load{};
+  load.coeff = in;
+  load.log_n = log_n;
+  for (std::size_t d = 0; d < num_digits; ++d) load.dst_moduli[d] = tables[d].dst_moduli;
+  // `src` is not read: the load reads the coefficients itself.
+  NttLaunch p = make_ntt_launch(ntt, true, out, stride, out, stride, out_limbs, map.prime);
+  p.skip = skip;
+  dispatch_columns<true>(column_log(log_n), p, polys, ds.device, stream, load);
+  check_launch(where);
+  p.skip_copy_from = own_from;
+  dispatch_chunks<true>(chunk_log(log_n), false, p, polys, ds.device, stream);
+  check_launch(where);
 }
 
 void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* conv,

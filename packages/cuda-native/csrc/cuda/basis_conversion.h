@@ -11,6 +11,8 @@
 #include "common/basis_conversion_tables.h"
 #include "common/modarith_operand.h"
 #include "common/cuda_stream.h"
+#include "common/device_stream.h"
+#include "common/ntt_tables.h"
 
 namespace fhelium::cuda {
 
@@ -28,6 +30,16 @@ void mod_up(const uint64_t* in, std::size_t in_batch_stride, std::size_t in_limb
 void mod_up_digits(const uint64_t* in, const uint64_t* own_from, std::size_t in_limbs, std::size_t digit_size,
                    std::size_t num_digits, uint64_t* out, std::size_t out_digit_stride,
                    uint32_t log_n, const BasisConversionView* tables, cudaStream_t stream);
+
+// cpu::mod_up_digits_ntt on CUDA (same checks, same result). One-limb digits (digit_size 1) at
+// log_n >= 13 run as the forward transform alone: its column phase reads each digit's coefficient
+// limb and reduces it modulo the output limb's prime as it loads (a one-limb conversion is exactly
+// that reduction), and its chunk phase copies the own limbs from own_from. Wider digits, or
+// log_n <= 12, run mod_up_digits and then ntt_forward. `tables` and limb_to_prime are HOST arrays.
+void mod_up_digits_ntt(DeviceStream ds, const uint64_t* in, const uint64_t* own_from, std::size_t in_limbs,
+                       std::size_t digit_size, std::size_t num_digits, uint64_t* out, std::size_t out_digit_stride,
+                       uint32_t log_n, const BasisConversionView* tables, const NttTablesView& ntt,
+                       const uint32_t* limb_to_prime);
 
 void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64_t* conv,
                      std::size_t conv_batch_stride, uint64_t* out, std::size_t out_batch_stride,

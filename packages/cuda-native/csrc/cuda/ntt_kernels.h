@@ -42,6 +42,10 @@ struct NttLaunch {
   uint32_t log_n;
   uint32_t limbs;
   NttDigitSkip skip;  // forward only; skipped (batch, limb) blocks exit at once
+  // Forward chunk kernel with a skip only: when set, each skipped (batch, limb) block copies its
+  // words from limb `limb` of this one polynomial ([limbs][N], limb-major) before it exits, so a
+  // transform of ModUp'd digits writes their own limbs (already in NTT form there) itself.
+  const uint64_t* skip_copy_from = nullptr;
   LimbMap map;
 };
 
@@ -88,10 +92,12 @@ struct PlainStore {
 
 // What the column kernel reads for element j (global index within the limb) of limb `limb` of
 // batch element b in its first stage group: PlainLoad reads the input limb `src` (the transform's
-// input); other loads fold in the elementwise step that produces that input (rescale.cu), saving a
-// kernel and a pass over memory. A load runs after wait_for_producers().
+// input); other loads fold in the elementwise step that produces that input (rescale.cu,
+// basis_conversion.cu), saving a kernel and a pass over memory. `p` is the launch (its tables and
+// limb map). A load runs after wait_for_producers().
 struct PlainLoad {
-  __device__ __forceinline__ uint64_t operator()(const uint64_t* src, uint32_t, uint32_t, uint32_t j) const {
+  __device__ __forceinline__ uint64_t operator()(const NttLaunch&, const uint64_t* src, uint32_t, uint32_t,
+                                                 uint32_t j) const {
     return src[j];
   }
 };
@@ -138,7 +144,7 @@ __global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3)))
     int q_lo, q_hi;
     group_bits<kFwd, S>(0, lo, q_lo, q_hi);
 #pragma unroll
-    for (int v = 0; v < 8; ++v) x[v] = load(src, b, limb, glob(g, slot_k(t, v, lo)));
+    for (int v = 0; v < 8; ++v) x[v] = load(p, src, b, limb, glob(g, slot_k(t, v, lo)));
   }
   __pipeline_wait_prior(0);
   __syncthreads();
@@ -210,7 +216,13 @@ __global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles <
     c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
   }
   wait_for_producers();
-  if (skipped) return;
+  if (skipped) {
+    if (kFwd && p.skip_copy_from != nullptr) {
+      const uint64_t* from = p.skip_copy_from + (static_cast<std::size_t>(limb) << p.log_n) + block_off;
+      for (uint32_t i = tid; i < kWords; i += kThreadsHere) dst[block_off + i] = from[i];
+    }
+    return;
+  }
   uint64_t x[8];
   if (kFwd && kStageTw) {
     // Group 0 reads global memory directly; its loads overlap the twiddle staging.

@@ -138,6 +138,24 @@ void run_basis_conversion_tests(Counter& c) {
       out_of_place_rejected = true;
     }
     c.check(out_of_place_rejected, "ntt_forward with a digit skip out of place rejected");
+
+    // mod_up_digits_ntt is that composition in one call; it needs the NTT form for the own limbs.
+    std::vector<uint64_t> fused(digits * stride, 11);
+    cpu::mod_up_digits_ntt(x.data(), x_ntt.data(), limbs, 3, digits, fused.data(), stride, log_n, views.data(),
+                           ntt.host_view(), qp_map.data());
+    c.check(fused == all, "mod_up_digits_ntt == mod_up_digits from the NTT form + skipping ntt_forward");
+    c.check(throws_argument_error([&] {
+              cpu::mod_up_digits_ntt(x.data(), nullptr, limbs, 3, digits, fused.data(), stride, log_n, views.data(),
+                                     ntt.host_view(), qp_map.data());
+            }),
+            "mod_up_digits_ntt without the NTT form rejected");
+    const NttTables other = NttTables::build(log_n + 1, ntt_primes(50, log_n + 1, out_limbs));
+    c.check(throws_argument_error([&] {
+              cpu::mod_up_digits_ntt(x.data(), x_ntt.data(), limbs, 3, digits, fused.data(), stride, log_n,
+                                     views.data(), other.host_view(), qp_map.data());
+            }),
+            "mod_up_digits_ntt with NTT tables of another log N rejected");
+    c.check(fused == all, "refused mod_up_digits_ntt calls leave the output as it was");
   }
 
   // ModDown composed as documented (NTT form in and out), against exact arithmetic.
