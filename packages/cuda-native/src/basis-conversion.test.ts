@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { BasisConversionTables, basisConvert, modDownConstants, modDownFinish, modUp, modUpDigits, modUpDigitsNtt } from './basis-conversion.js';
+import { BasisConversionTables, basisConvert, modDownConstants, modDownFinish, modDownNtt, modUp, modUpDigits, modUpDigitsNtt } from './basis-conversion.js';
 import { crt, mod, nttPrimes, powMod, randomPoly } from './ckks-kernels.test-helpers.js';
 import { ShapeMismatchError, TensorArgumentError } from './errors.js';
-import { NttTables, nttForward } from './ntt.js';
+import { NttTables, nttForward, nttInverse } from './ntt.js';
 import { Tensor } from './tensor.js';
 
 const LOG_N = 10;
@@ -226,5 +226,60 @@ describe('modDownFinish (CPU)', () => {
     expect(() => modDownFinish(x, conv, constants, { addend: two, out: conv })).toThrow(/addend must have at most x's batch \(1\)/);
     expect(() => modDownFinish(x, conv, constants, { addend: short, out: conv })).toThrow(new RegExp(`at least ${Q.length} limbs`));
     expect(conv.toArray()).toEqual(before);
+  });
+});
+
+describe('modDownNtt (CPU)', () => {
+  // NTT rows: an extra prime, then Q, then P; x's limbs use rows 1.. (as a ciphertext's do).
+  const ROWS = [...nttPrimes(50, LOG_N, 1), ...Q, ...P];
+  const MAP = [...Q, ...P].map((_, i) => i + 1);
+  const QMAP = MAP.slice(0, Q.length);
+  const PMAP = MAP.slice(Q.length);
+
+  /** The composition modDownNtt replaces. */
+  function composed(x: Tensor, ntt: NttTables, conversion: BasisConversionTables, constants: Tensor, addend?: Tensor): BigUint64Array {
+    using pPart = x.narrow(1, Q.length, P.length);
+    using pCoeff = nttInverse(pPart, ntt, { limbToPrime: PMAP });
+    using conv = basisConvert(pCoeff, conversion);
+    nttForward(conv, ntt, { limbToPrime: QMAP, out: conv });
+    using out = modDownFinish(x, conv, constants, { addend });
+    return out.toArray() as BigUint64Array;
+  }
+
+  it('equals the composition, for strided batches, with and without an addend and out', () => {
+    using ntt = NttTables.build(LOG_N, ROWS);
+    using conversion = BasisConversionTables.build(P, Q);
+    using constants = modDownConstants(Q, P);
+    const limbs = Q.length + P.length;
+    using wide = Tensor.fromArray(randomPoly([...Q, ...P, Q[0]!], 2, N, 40n), { shape: [2, limbs + 1, N] });
+    using x = wide.narrow(1, 0, limbs);
+    using got = modDownNtt(x, ntt, conversion, constants, { limbToPrime: MAP });
+    expect(got.shape).toEqual([2, Q.length, N]);
+    expect(got.toArray()).toEqual(composed(x, ntt, conversion, constants));
+    using addend = Tensor.fromArray(randomPoly(Q, 1, N, 41n), { shape: [1, Q.length, N] });
+    using out = Tensor.empty([2, Q.length, N], { dtype: 'uint64' });
+    expect(modDownNtt(x, ntt, conversion, constants, { limbToPrime: MAP, addend, out })).toBe(out);
+    expect(out.toArray()).toEqual(composed(x, ntt, conversion, constants, addend));
+  });
+
+  it('rejects mismatched tables, limb counts, addends and outputs before writing anything', () => {
+    using ntt = NttTables.build(LOG_N, ROWS);
+    using conversion = BasisConversionTables.build(P, Q);
+    using constants = modDownConstants(Q, P);
+    const limbs = Q.length + P.length;
+    using x = Tensor.fromArray(randomPoly([...Q, ...P], 1, N, 42n), { shape: [1, limbs, N] });
+    expect(() => modDownNtt(x, ntt, conversion, constants)).toThrow(/limb 0 uses NTT table row 0 .* but the conversion expects/);
+    using short = x.narrow(1, 0, limbs - 1);
+    expect(() => modDownNtt(short, ntt, conversion, constants, { limbToPrime: MAP.slice(1) })).toThrow(
+      new RegExp(`from ${P.length} to ${Q.length} limbs, so x needs ${limbs} limbs`),
+    );
+    using wrongConstants = modDownConstants(Q.slice(1), P);
+    expect(() => modDownNtt(x, ntt, conversion, wrongConstants, { limbToPrime: MAP })).toThrow(/constants must be shaped \[5, 3\]/);
+    using two = Tensor.fromArray(randomPoly(Q, 2, N, 43n), { shape: [2, Q.length, N] });
+    expect(() => modDownNtt(x, ntt, conversion, constants, { limbToPrime: MAP, addend: two })).toThrow(/addend must have at most x's batch \(1\)/);
+    using out = Tensor.fromArray(new BigUint64Array(Q.length * N), { shape: [1, Q.length, N] });
+    using addendView = out.narrow(1, 0, Q.length);
+    expect(() => modDownNtt(x, ntt, conversion, constants, { limbToPrime: MAP, addend: addendView, out })).toThrow(/out overlaps an input/);
+    expect((out.toArray() as BigUint64Array).every((v) => v === 0n)).toBe(true);
   });
 });

@@ -22,6 +22,7 @@ import {
   outputOperand,
   polyGeometry,
   primeArray,
+  type PolyGeometry,
   sameDevice,
   type BuiltTables,
 } from './kernel-checks.js';
@@ -304,6 +305,25 @@ export function modDownConstants(qPrimes: readonly (bigint | number)[], pPrimes:
 }
 
 /**
+ * The addend of a ModDown finish as the binding takes it (pointer, batch stride, entries; 0 entries
+ * add nothing), after checking it against `x` (geometry `gx`) and `limbs`; a given addend is
+ * appended to `inputs` for the output's overlap check.
+ */
+function addendArguments(given: Tensor | undefined, x: Tensor, gx: PolyGeometry, limbs: number, inputs: Tensor[], op: string): readonly [bigint, number, number] {
+  if (given === undefined) return [0n, 0, 0];
+  const a = checkU64(given, 'addend', op);
+  const ga = polyGeometry(a, 'addend', op);
+  sameDevice(a, x, 'addend', 'x', op);
+  if (ga.limbs < limbs || ga.n !== gx.n || ga.batch > gx.batch) {
+    throw new ShapeMismatchError(
+      `${op}: addend must have at most x's batch (${gx.batch}), N = ${gx.n} and at least ${limbs} limbs, got ${formatShape(a.shape)}`,
+    );
+  }
+  inputs.push(a);
+  return [a._ptr, ga.batchStride, ga.batch];
+}
+
+/**
  * `out_i = (x_i − conv_i)·P^-1 mod q_i` for the `limbs = constants.shape[0]` limbs of `x` and
  * `conv` (both `[...batch, ≥limbs, N]` views; their first `limbs` limbs are used), plus
  * `options.addend` where given. Works in either domain. `out` may be `x`, `conv` or the addend
@@ -328,25 +348,78 @@ export function modDownFinish(x: Tensor, conv: Tensor, constants: Tensor, option
       `${op}: x ${formatShape(x.shape)} and conv ${formatShape(conv.shape)} must have the same batch and N and at least ${limbs} limbs`,
     );
   }
-  // The addend as the binding takes it (pointer, batch stride, entries); 0 entries add nothing.
   const inputs = [x, conv];
-  let addend: readonly [bigint, number, number] = [0n, 0, 0];
-  if (options.addend !== undefined) {
-    const a = checkU64(options.addend, 'addend', op);
-    const ga = polyGeometry(a, 'addend', op);
-    sameDevice(a, x, 'addend', 'x', op);
-    if (ga.limbs < limbs || ga.n !== gx.n || ga.batch > gx.batch) {
-      throw new ShapeMismatchError(
-        `${op}: addend must have at most x's batch (${gx.batch}), N = ${gx.n} and at least ${limbs} limbs, got ${formatShape(a.shape)}`,
-      );
-    }
-    inputs.push(a);
-    addend = [a._ptr, ga.batchStride, ga.batch];
-  }
+  const addend = addendArguments(options.addend, x, gx, limbs, inputs, op);
   const shape = [...x.shape.slice(0, -2), limbs, gx.n];
   const { tensor: out, geometry: o } = outputOperand(options.out, shape, x, inputs, true, op);
   kernels().modDownFinish(
     x._dev, x._ptr, gx.batchStride, conv._ptr, gc.batchStride, out._ptr, o.batchStride, gx.batch, limbs, log2(gx.n), constants._ptr, ...addend,
   );
+  return out;
+}
+
+/** Options of {@link modDownNtt}. */
+export interface ModDownNttOptions extends ModDownFinishOptions {
+  /**
+   * NTT table row of each limb of x (host array, q + p entries, as for `nttForward`). Default: the
+   * identity. Rows must hold the conversion's destination primes (Q_l), then its source primes (P).
+   */
+  limbToPrime?: Uint32Array | readonly number[];
+}
+
+/**
+ * The whole ModDown of `x` (`[...batch, q+p, N]`: q limbs over Q_l, then p over P, in NTT form):
+ * `(x − conv(x_P))·P^-1` over Q_l in NTT form, `[...batch, q, N]`, plus `options.addend` as for
+ * {@link modDownFinish}. `conversion` converts P to Q_l (`BasisConversionTables.build(P, Q_l)`),
+ * `constants` are {@link modDownConstants}. The same result, bit for bit, as the inverse NTT of the
+ * P limbs, {@link basisConvert}, the forward NTT and {@link modDownFinish}. On CUDA with one P limb
+ * (p = 1), four kernels instead of six: the transform over Q_l reduces the P limb's coefficients
+ * as it loads them and stores the finished result, two passes over the output fewer. p scratch
+ * limbs per batch element come from the caching allocator. `out` must not overlap `x` or the addend.
+ * @throws {TensorArgumentError} (and subclasses) for a bad operand, limb map, addend, output, or
+ *   tables that do not match (N, limb counts, or a row whose prime is not the conversion's).
+ */
+export function modDownNtt(x: Tensor, ntt: NttTables, conversion: BasisConversionTables, constants: Tensor, options: ModDownNttOptions = {}): Tensor {
+  const op = 'modDownNtt';
+  checkU64(x, 'x', op);
+  if (!(ntt instanceof NttTables)) throw new TensorArgumentError(`${op}: ntt must be NttTables, got ${String(ntt)}`);
+  ntt._checkFor(x, op);
+  const t = checkTables(conversion, op);
+  t._checkFor(x, op);
+  checkContiguousU64(constants, 'constants', op);
+  sameDevice(constants, x, 'constants', 'x', op);
+  const q = t.numDst;
+  const p = t.numSrc;
+  if (constants.shape.length !== 2 || constants.shape[0] !== q || constants.shape[1] !== 3) {
+    throw new ShapeMismatchError(`${op}: constants must be shaped [${q}, 3] (modDownConstants for the ${q} limbs of Q_l), got ${formatShape(constants.shape)}`);
+  }
+  const g = polyGeometry(x, 'x', op);
+  if (g.limbs !== q + p) {
+    throw new ShapeMismatchError(`${op}: the conversion is from ${p} to ${q} limbs, so x needs ${q + p} limbs, got ${formatShape(x.shape)}`);
+  }
+  if (g.n !== 2 ** ntt.logN) throw new TensorArgumentError(`${op}: x has N = ${g.n} but the NTT tables are for N = 2^${ntt.logN}`);
+  const map = limbMap(options.limbToPrime, g.limbs, ntt.numPrimes, op);
+  for (let i = 0; i < q + p; i++) {
+    const expected = i < q ? t.dstPrimes[i] : t.srcPrimes[i - q];
+    if (ntt.primes[map[i]!] !== expected) {
+      throw new TensorArgumentError(`${op}: limb ${i} uses NTT table row ${map[i]} (prime ${ntt.primes[map[i]!]}) but the conversion expects ${expected} there`);
+    }
+  }
+  const inputs = [x];
+  const addend = addendArguments(options.addend, x, g, q, inputs, op);
+  const shape = [...x.shape.slice(0, -2), q, g.n];
+  const { tensor: out, geometry: o } = outputOperand(options.out, shape, x, inputs, false, op);
+  const scratch = Tensor.empty([g.batch, p, g.n], { dtype: 'uint64', device: x.device });
+  try {
+    kernels().modDownNtt(
+      x._dev, ntt._layout, ntt.tensor._ptr, ntt._words, t._layout, t.tensor._ptr, t._words, x._ptr, g.batchStride,
+      scratch._ptr, p * g.n, out._ptr, o.batchStride, g.batch, map, constants._ptr, ...addend,
+    );
+  } catch (error) {
+    if (options.out === undefined) out.dispose();
+    throw error;
+  } finally {
+    scratch.dispose();
+  }
   return out;
 }

@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 
 import { automorphismCoeff, automorphismNtt } from './automorphism.js';
-import { BasisConversionTables, basisConvert, modDownConstants, modDownFinish, modUpDigits, modUpDigitsNtt } from './basis-conversion.js';
+import { BasisConversionTables, basisConvert, modDownConstants, modDownFinish, modDownNtt, modUpDigits, modUpDigitsNtt } from './basis-conversion.js';
 import { nttPrimes, randomPoly } from './ckks-kernels.test-helpers.js';
 import { keyswitchInnerProduct } from './keyswitch.js';
 import { modulusTable } from './modarith.js';
@@ -107,6 +107,40 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
         same(
           modUpDigitsNtt(a, aNtt, tables, digitSize, cpuNtt, { limbToPrime }),
           modUpDigitsNtt(ag, aNttG, tablesG, digitSize, gpuNtt, { limbToPrime }),
+        );
+      }
+    });
+  }
+
+  for (const logN of [10, 12, 13, 14, 15, 16, 17]) {
+    // ModDown with one P limb (the fused CUDA path from logN 13 on; narrow blocks) and with three
+    // (the composition), addends of two entries, one and none; x's limbs on table rows 1.. as in a
+    // key switch. Sizes are kept small: the CPU reference costs seconds at 2^17.
+    itCuda(`modDownNtt at logN = ${logN}`, () => {
+      const n = 1 << logN;
+      for (const [qLimbs, pLimbs, batch, addendEntries] of [
+        [1, 1, 2, 2],
+        [4, 1, 2, 1],
+        [4, 3, 1, 0],
+      ] as const) {
+        const q = [...nttPrimes(60, logN, 1), ...nttPrimes(45, logN, qLimbs - 1)];
+        const p = nttPrimes(61, logN, pLimbs);
+        const rows = [...nttPrimes(50, logN, 1), ...q, ...p];
+        const map = [...q, ...p].map((_, i) => i + 1);
+        const cpuNtt = NttTables.build(logN, rows);
+        const gpuNtt = NttTables.build(logN, rows, { device: 'cuda' });
+        const cpuConv = BasisConversionTables.build(p, q);
+        const gpuConv = BasisConversionTables.build(p, q, { device: 'cuda' });
+        const cpuConst = modDownConstants(q, p);
+        const gpuConst = modDownConstants(q, p, { device: 'cuda' });
+        const limbs = qLimbs + pLimbs;
+        const wide = Tensor.fromArray(randomPoly([...q, ...p, q[0]!], batch, n, BigInt(logN * 1000 + limbs)), { shape: [batch, limbs + 1, n] });
+        const x = wide.narrow(1, 0, limbs);
+        const xg = wide.to('cuda').narrow(1, 0, limbs);
+        const addend = addendEntries === 0 ? undefined : Tensor.fromArray(randomPoly(q, addendEntries, n, 7n), { shape: [addendEntries, qLimbs, n] });
+        same(
+          modDownNtt(x, cpuNtt, cpuConv, cpuConst, { limbToPrime: map, addend }),
+          modDownNtt(xg, gpuNtt, gpuConv, gpuConst, { limbToPrime: map, addend: addend?.to('cuda') }),
         );
       }
     });

@@ -53,9 +53,11 @@ export {
   modUpDigitsNtt,
   modDownConstants,
   modDownFinish,
+  modDownNtt,
   type BasisConversionTablesOptions,
   type BasisConversionOptions,
   type ModDownFinishOptions,
+  type ModDownNttOptions,
   type ModUpDigitsOptions,
   type ModUpDigitsNttOptions,
 } from './basis-conversion.js';

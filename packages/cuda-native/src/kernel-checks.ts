@@ -67,6 +67,12 @@ export interface KernelBinding extends NativeBinding {
     outBatchStride: number, batch: number, limbs: number, logN: number, constants: bigint, addend: bigint,
     addendBatchStride: number, addendCount: number,
   ): void;
+  modDownNtt(
+    device: number, nttLayout: TableLayout, nttPtr: bigint, nttWords: number, layout: TableLayout, tablesPtr: bigint,
+    tablesWords: number, x: bigint, xBatchStride: number, scratch: bigint, scratchBatchStride: number, out: bigint,
+    outBatchStride: number, batch: number, limbToPrime: Uint32Array, constants: bigint, addend: bigint,
+    addendBatchStride: number, addendCount: number,
+  ): void;
   rescaleTablesBuild(primes: BigUint64Array): BuiltTables & { numDst: number };
   rescalePrepare(
     device: number, layout: TableLayout, tablesPtr: bigint, tablesWords: number,

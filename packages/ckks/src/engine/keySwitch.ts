@@ -10,9 +10,8 @@
  * ({@link keySwitchInnerProductInto}) and share one step 3.
  * Every scratch tensor comes from the caching allocator and is released before returning.
  */
-import { keyswitchInnerProduct, basisConvert, modDownFinish, modUpDigitsNtt, nttForward, nttInverse, type Tensor } from '@fhelium/cuda-native';
+import { keyswitchInnerProduct, modDownNtt, modUpDigitsNtt, nttInverse, type Tensor } from '@fhelium/cuda-native';
 
-import { Scope } from './scope.js';
 import type { EngineTables } from './tables.js';
 
 /**
@@ -39,26 +38,12 @@ export function modUpToDigits(tables: EngineTables, level: number, alpha: number
  * ModDown of `x` (`[2, l+1+K, N]`, NTT form over Q_l ∪ P): round-ish(x / P) over Q_l, `[2, l+1, N]`
  * in NTT form (within K + 1 of x / P per coefficient, absorbed as key-switching noise), plus
  * `addend` (`[k, l+1, N]` or `[l+1, N]`, NTT form over Q_l, k ≤ 2: added to the first k
- * components) when given, in the same kernel as the division.
+ * components) when given, in the same pass as the division. One `modDownNtt` call (on CUDA with
+ * one special prime, four kernels: the transform converts and finishes as it loads and stores).
  */
 export function modDown(tables: EngineTables, level: number, x: Tensor, addend?: Tensor): Tensor {
   const lt = tables.levels[level]!;
-  const k = tables.pMap.length;
-  const s = new Scope();
-  try {
-    const pCoeff = s.add(nttInverse(s.narrow(x, 1, level + 1, k), tables.ntt, { limbToPrime: tables.pMap }));
-    const conv = basisConvert(pCoeff, lt.modDownConversion);
-    try {
-      nttForward(conv, tables.ntt, { limbToPrime: lt.qMap, out: conv });
-      modDownFinish(s.narrow(x, 1, 0, level + 1), conv, lt.modDownConstants, { out: conv, addend });
-    } catch (error) {
-      conv.dispose();
-      throw error;
-    }
-    return conv;
-  } finally {
-    s.dispose();
-  }
+  return modDownNtt(x, tables.ntt, lt.modDownConversion, lt.modDownConstants, { limbToPrime: lt.qpMap, addend });
 }
 
 /**

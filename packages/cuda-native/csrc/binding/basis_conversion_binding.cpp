@@ -215,5 +215,31 @@ napi_value mod_down_finish(Args& a) {
 }
 FHELIUM_BINDING("modDownFinish", mod_down_finish)
 
+// modDownNtt(device, nttLayout, nttPtr, nttWords, layout, tablesPtr, tablesWords, x, xBatchStride,
+//            scratch, scratchBatchStride, out, outBatchStride, batch, limbToPrime: Uint32Array,
+//            constants, addend, addendBatchStride, addendCount): addendCount 0 adds nothing.
+napi_value mod_down_ntt(Args& a) {
+  const int dev = a.i32(0);
+  const NttTablesView ntt = kernels::ntt_view(a, 1, 2, 3);
+  const BasisConversionView t = conversion_view(a, a.at(4), a.u64(5), a.i64(6));
+  const auto* x = a.ptr<const uint64_t>(7);
+  const auto x_stride = static_cast<std::size_t>(a.i64(8));
+  auto* scratch = a.ptr<uint64_t>(9);
+  const auto scratch_stride = static_cast<std::size_t>(a.i64(10));
+  auto* out = a.ptr<uint64_t>(11);
+  const auto out_stride = static_cast<std::size_t>(a.i64(12));
+  const auto batch = static_cast<std::size_t>(a.i64(13));
+  const auto map = kernels::typed_array<uint32_t>(a, 14, napi_uint32_array, "a Uint32Array limb map");
+  FHELIUM_CHECK(map.length == static_cast<std::size_t>(t.num_src) + t.num_dst, Argument,
+                "modDownNtt: the limb map has " + std::to_string(map.length) + " entries for " +
+                    std::to_string(t.num_src + t.num_dst) + " limbs");
+  const auto* constants = a.ptr<const uint64_t>(15);
+  const BatchedOperand addend{a.ptr<const uint64_t>(16), a.i64(18), a.i64(17)};
+  FHELIUM_RUN_ON(dev, mod_down_ntt, x, x_stride, scratch, scratch_stride, out, out_stride, batch, map.data, ntt, t,
+                 constants, addend);
+  return nullptr;
+}
+FHELIUM_BINDING("modDownNtt", mod_down_ntt)
+
 }  // namespace
 }  // namespace fhelium::binding

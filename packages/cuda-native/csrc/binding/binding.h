@@ -34,7 +34,9 @@
 
 namespace fhelium::binding {
 
-constexpr size_t kMaxArgs = 16;
+// The most arguments a binding function reads (modDownNtt takes 19); napi_get_cb_info fills the
+// slots past the actual arguments with undefined.
+constexpr size_t kMaxArgs = 20;
 
 class Args {
  public:

@@ -165,4 +165,40 @@ inline void check_addend(const char* where, const BatchedOperand& addend, std::s
                    std::to_string(addend.batch_stride));
 }
 
+// mod_down_ntt: x holds q + p limbs per batch element (q = conv.num_dst limbs over Q_l, then
+// p = conv.num_src over P), scratch p, out q; constants [q][3]; the addend as for mod_down_finish.
+// x, scratch, out and the addend are pairwise disjoint (out is written before x and the addend are
+// read). Returns the copied limb map of x (q + p entries).
+inline LimbMap check_mod_down_ntt(const char* where, const uint64_t* x, std::size_t x_stride, const uint64_t* scratch,
+                                  std::size_t scratch_stride, const uint64_t* out, std::size_t out_stride,
+                                  std::size_t batch, const uint32_t* limb_to_prime, const NttTablesView& ntt,
+                                  const BasisConversionView& conv, const uint64_t* constants,
+                                  const BatchedOperand& addend) {
+  const uint32_t log_n = ntt.log_n;
+  require_log_n(where, log_n);
+  check_conversion_view(where, conv);
+  require_complete_ntt_view(where, ntt);
+  require_argument(x != nullptr && scratch != nullptr && out != nullptr && constants != nullptr, where,
+                   "non-null x, scratch, out and constants", "a null pointer");
+  const std::size_t q = conv.num_dst;
+  const std::size_t p = conv.num_src;
+  require_argument(q + p <= kMaxLimbs, where, "at most " + std::to_string(kMaxLimbs) + " limbs in x",
+                   std::to_string(q + p));
+  check_batch(where, batch, x_stride, q + p, out_stride, q, log_n);
+  check_batch(where, batch, scratch_stride, p, out_stride, q, log_n);
+  check_addend(where, addend, batch, q, log_n);
+  const std::size_t x_words = span_words(batch, x_stride, q + p, log_n);
+  const std::size_t scratch_words = span_words(batch, scratch_stride, p, log_n);
+  const std::size_t out_words = span_words(batch, out_stride, q, log_n);
+  require_disjoint(where, x, x_words, out, out_words);
+  require_disjoint(where, x, x_words, scratch, scratch_words);
+  require_disjoint(where, scratch, scratch_words, out, out_words);
+  if (addend.count > 0) {
+    const std::size_t addend_words =
+        span_words(static_cast<std::size_t>(addend.count), static_cast<std::size_t>(addend.batch_stride), q, log_n);
+    require_disjoint(where, addend.data, addend_words, out, out_words);
+  }
+  return make_limb_map(where, limb_to_prime, q + p, ntt.num_primes);
+}
+
 }  // namespace fhelium

@@ -151,4 +151,19 @@ void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64
                     limbs, log_n, constants, addend);
 }
 
+void mod_down_ntt(const uint64_t* x, std::size_t x_batch_stride, uint64_t* scratch, std::size_t scratch_batch_stride,
+                  uint64_t* out, std::size_t out_batch_stride, std::size_t batch, const uint32_t* limb_to_prime,
+                  const NttTablesView& ntt, const BasisConversionView& conv, const uint64_t* constants,
+                  BatchedOperand addend) {
+  const LimbMap map = check_mod_down_ntt("cpu::mod_down_ntt", x, x_batch_stride, scratch, scratch_batch_stride, out,
+                                         out_batch_stride, batch, limb_to_prime, ntt, conv, constants, addend);
+  const std::size_t q = conv.num_dst;
+  const std::size_t p = conv.num_src;
+  const uint32_t log_n = ntt.log_n;
+  ntt_inverse(x + (q << log_n), x_batch_stride, scratch, scratch_batch_stride, batch, p, map.prime + q, ntt);
+  basis_convert(scratch, scratch_batch_stride, out, out_batch_stride, batch, log_n, conv);
+  ntt_forward(out, out_batch_stride, out, out_batch_stride, batch, q, map.prime, ntt);
+  mod_down_finish(x, x_batch_stride, out, out_batch_stride, out, out_batch_stride, batch, q, log_n, constants, addend);
+}
+
 }  // namespace fhelium::cpu

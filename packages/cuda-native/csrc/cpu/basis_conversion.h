@@ -74,4 +74,15 @@ void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64
                      std::size_t batch, std::size_t limbs, uint32_t log_n,
                      const uint64_t* constants, BatchedOperand addend);
 
+// The whole ModDown of x over Q_l u P in NTT form: steps 1-4 above, out = (x - conv) * P^{-1}
+// (+ addend) over Q_l in NTT form. x: q + p limbs per batch element (q = conv.num_dst over Q_l,
+// then p = conv.num_src over P; conv = BasisConversionTables::build(P, Q_l)), limb i on NTT table
+// row limb_to_prime[i] (HOST memory, q + p entries). scratch: p limbs per batch element,
+// overwritten. out: q limbs. constants: [q][3] (mod_down_constants). x, scratch, out and the addend
+// are pairwise disjoint. Throws Error(Argument) before writing anything.
+void mod_down_ntt(const uint64_t* x, std::size_t x_batch_stride, uint64_t* scratch, std::size_t scratch_batch_stride,
+                  uint64_t* out, std::size_t out_batch_stride, std::size_t batch, const uint32_t* limb_to_prime,
+                  const NttTablesView& ntt, const BasisConversionView& conv, const uint64_t* constants,
+                  BatchedOperand addend);
+
 }  // namespace fhelium::cpu

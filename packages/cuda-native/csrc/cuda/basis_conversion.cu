@@ -207,6 +207,37 @@ struct OneLimbModUpLoad {
 };
 static_assert(sizeof(NttLaunch) + sizeof(OneLimbModUpLoad) <= 4096, "column launch parameters exceed 4 KiB");
 
+// mod_down_ntt's load of the forward column phase over Q_l with one P limb: element j of limb i
+// is the P limb's coefficient x (scratch, reduced mod P) reduced modulo q_i, what basis_convert
+// computes from one source limb (as for OneLimbModUpLoad).
+struct OneLimbModDownLoad {
+  const uint64_t* scratch;  // [batch][N]: the P limb in coefficient form
+  std::size_t scratch_stride;
+  const Modulus* dst_moduli;  // [q]: Q_l's moduli in limb order
+
+  __device__ __forceinline__ uint64_t operator()(const NttLaunch&, const uint64_t*, uint32_t b, uint32_t i,
+                                                 uint32_t j) const {
+    return reduce64(scratch[b * scratch_stride + j], dst_moduli[i]);
+  }
+};
+
+// mod_down_ntt's epilogue of the forward chunk phase: mod_down_finish of element i of limb `limb`,
+// out = (x - conv) * P^{-1} (+ addend) mod q_limb, conv being the transform's value.
+struct ModDownFinishStore {
+  const uint64_t* x;
+  std::size_t x_stride;
+  const uint64_t* constants;  // [q][3]
+  BatchedOperand addend;
+  uint32_t log_n;
+
+  __device__ __forceinline__ uint64_t operator()(uint32_t b, uint32_t limb, std::size_t i, uint64_t v) const {
+    const uint64_t* c = constants + 3 * static_cast<std::size_t>(limb);
+    const std::size_t row = static_cast<std::size_t>(limb) << log_n;
+    return sub_scale_add(x[b * x_stride + row + i], v, addend.row(b, limb, int64_t{1} << log_n),
+                         static_cast<uint32_t>(i), __ldg(c), __ldg(c + 1), __ldg(c + 2));
+  }
+};
+
 }  // namespace
 
 void basis_convert(const uint64_t* in, std::size_t in_batch_stride, uint64_t* out,
@@ -295,6 +326,49 @@ void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64
   check_addend(where, addend, batch, limbs, log_n);
   detail::launch_sub_scale(x, x_batch_stride, conv, conv_batch_stride, out, out_batch_stride,
                            batch, limbs, log_n, constants, addend, stream, where);
+}
+
+void mod_down_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride, uint64_t* scratch,
+                  std::size_t scratch_batch_stride, uint64_t* out, std::size_t out_batch_stride, std::size_t batch,
+                  const uint32_t* limb_to_prime, const NttTablesView& ntt, const BasisConversionView& conv,
+                  const uint64_t* constants, BatchedOperand addend) {
+  const char* where = "cuda::mod_down_ntt";
+  const LimbMap map = check_mod_down_ntt(where, x, x_batch_stride, scratch, scratch_batch_stride, out, out_batch_stride,
+                                         batch, limb_to_prime, ntt, conv, constants, addend);
+  const uint32_t q = conv.num_dst;
+  const uint32_t p = conv.num_src;
+  require_grid_y(where, batch * (q + p));
+  const uint32_t log_n = ntt.log_n;
+  const std::size_t n = std::size_t{1} << log_n;
+  const auto stream = static_cast<cudaStream_t>(ds.stream);
+  if (p != 1) {
+    ntt_inverse(ds, x + q * n, x_batch_stride, scratch, scratch_batch_stride, batch, p, map.prime + q, ntt);
+    basis_convert(scratch, scratch_batch_stride, out, out_batch_stride, batch, log_n, conv, stream);
+    ntt_forward(ds, out, out_batch_stride, out, out_batch_stride, batch, q, map.prime, ntt);
+    mod_down_finish(x, x_batch_stride, out, out_batch_stride, out, out_batch_stride, batch, q, log_n, constants, addend,
+                    stream);
+    return;
+  }
+  require_aligned_twiddles(where, ntt.forward);
+  require_aligned_twiddles(where, ntt.inverse);
+  // Strides of a batch of one do not matter; keep them consistent for the kernels.
+  const std::size_t x_stride = batch == 1 ? (q + 1) * n : x_batch_stride;
+  LimbExtension e{};
+  e.src = x + q * n;
+  e.src_stride = x_stride;
+  e.src_limbs = 1;
+  e.src_primes = map.prime + q;
+  e.scratch = scratch;
+  e.scratch_stride = batch == 1 ? n : scratch_batch_stride;
+  e.out = out;
+  e.out_stride = batch == 1 ? q * n : out_batch_stride;
+  e.dst_limbs = q;
+  e.dst_primes = map.prime;
+  e.batch = static_cast<uint32_t>(batch);
+  run_limb_extension(where, ds, ntt, e, OneLimbModDownLoad{scratch, e.scratch_stride, conv.dst_moduli},
+                     ModDownFinishStore{x, x_stride, constants, addend, log_n}, [&] {
+                       basis_convert(scratch, e.scratch_stride, out, e.out_stride, batch, log_n, conv, stream);
+                     });
 }
 
 }  // namespace fhelium::cuda

@@ -1,8 +1,8 @@
 // The NTT kernels and their launch helpers, shared by the transforms (ntt.cu) and the
-// operations that fuse a transform with the work around it (rescale.cu). CUDA only: include it
-// from .cu files. Everything here has internal linkage (an unnamed namespace), so each including
-// file compiles and registers its own instances of the kernel templates; no two translation units
-// share a kernel symbol. See ntt.cu for the two-phase algorithm.
+// operations that fuse a transform with the work around it (rescale.cu, basis_conversion.cu).
+// CUDA only: include it from .cu files. Everything here has internal linkage (an unnamed
+// namespace), so each including file compiles and registers its own instances of the kernel
+// templates; no two translation units share a kernel symbol. See ntt.cu for the two-phase algorithm.
 #pragma once
 
 #include <cuda_pipeline.h>
@@ -83,8 +83,8 @@ struct Swizzled {
 
 // What the forward chunk kernel stores for element i (global index within the limb) of limb `limb`
 // of batch element b, given its fully reduced NTT value: PlainStore stores the value; other
-// epilogues fold in the elementwise step that follows the transform (rescale.cu), saving a kernel
-// and a pass over memory. An epilogue runs after wait_for_producers(), so it may read what earlier
+// epilogues fold in the elementwise step that follows the transform (rescale.cu,
+// basis_conversion.cu), saving a kernel and a pass over memory. An epilogue runs after wait_for_producers(), so it may read what earlier
 // work on the stream wrote.
 struct PlainStore {
   __device__ __forceinline__ uint64_t operator()(uint32_t, uint32_t, std::size_t, uint64_t v) const { return v; }
@@ -446,9 +446,9 @@ struct LimbExtension {
 };
 
 // The transforms of an operation that turns a few limbs (in NTT form) into others in NTT form, as
-// rescale_ntt does: the inverse NTT of the source limbs into scratch, then the forward NTT of the
-// destination limbs into out, with the elementwise steps between and after folded into the
-// forward's loads and stores:
+// rescale_ntt and mod_down_ntt (one P limb) do: the inverse NTT of the source limbs into scratch,
+// then the forward NTT of the destination limbs into out, with the elementwise steps between and
+// after folded into the forward's loads and stores:
 // - log_n >= 13 (four kernels): the forward's column phase loads through `forward_load` (which
 //   reads scratch itself); its chunk phase stores through `finish`;
 // - log_n <= 12 (three kernels): after the single-kernel inverse, `coefficient_step()` enqueues

@@ -206,6 +206,29 @@ void run_basis_conversion_tests(Counter& c) {
     }
     c.check(ok, "ModDown (INTT, convert, NTT, finish) == (X - lift(X mod P)) / P exactly");
 
+    // The same in one call, and with a one-entry addend; a scratch overlapping the output is refused
+    // before anything is written.
+    std::vector<uint64_t> scratch(lp * n), fused(lq * n), addend1(lq * n), fused_added(lq * n);
+    cpu::mod_down_ntt(x_ntt.data(), 0, scratch.data(), 0, fused.data(), 0, 1, all_map.data(), ntt.host_view(),
+                      conv.host_view(), constants.data(), kNoAddend);
+    c.check(fused == out, "mod_down_ntt == the composition");
+    fill_random(addend1, 1, lq, n, q, q_map.data());
+    cpu::mod_down_ntt(x_ntt.data(), 0, scratch.data(), 0, fused_added.data(), 0, 1, all_map.data(), ntt.host_view(),
+                      conv.host_view(), constants.data(), BatchedOperand{addend1.data(), 1, 0});
+    bool added = true;
+    for (std::size_t i = 0; i < lq; ++i) {
+      for (std::size_t k = 0; k < n; ++k) {
+        added = added && fused_added[i * n + k] == add_mod(out[i * n + k], addend1[i * n + k], q[i]);
+      }
+    }
+    c.check(added, "mod_down_ntt with an addend == without + addend");
+    std::vector<uint64_t> overlapped((lq + lp) * n, 7);
+    c.check(throws_argument_error([&] {
+              cpu::mod_down_ntt(x_ntt.data(), 0, overlapped.data(), 0, overlapped.data() + n, 0, 1, all_map.data(),
+                                ntt.host_view(), conv.host_view(), constants.data(), kNoAddend);
+            }) && overlapped == std::vector<uint64_t>((lq + lp) * n, 7),
+            "mod_down_ntt refuses scratch overlapping out, writing nothing");
+
     // mod_down_finish over a batch of 2 with a one-entry addend: entry 0 gets the addend added
     // mod q_i, entry 1 equals mod_down_finish without an addend; an addend with more entries than the batch is
     // refused before anything is written.

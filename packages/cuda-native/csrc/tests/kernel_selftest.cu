@@ -376,6 +376,33 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
     };
     launch_f();
     record(ps, "mod_down_finish", shape_of(2, lq, log_n), fin, d_fin, launch_f, stream, reps);
+
+    // The whole ModDown of the pair (x2 read as NTT form): the sequence of six kernels, and
+    // mod_down_ntt's four, both checked against the CPU sequence.
+    std::vector<uint64_t> p_coeff(2 * lp * n), seq(2 * lq * n);
+    cpu::ntt_inverse(x2.data() + lq * n, lall * n, p_coeff.data(), lp * n, 2, lp, map_p.data(), hv);
+    cpu::basis_convert(p_coeff.data(), lp * n, seq.data(), lq * n, 2, log_n, down.host_view());
+    cpu::ntt_forward(seq.data(), lq * n, seq.data(), lq * n, 2, lq, map_q.data(), hv);
+    cpu::mod_down_finish(x2.data(), lall * n, seq.data(), lq * n, seq.data(), lq * n, 2, lq, log_n,
+                         down_consts.data(), kNoAddend);
+    DeviceWords g_pc(p_coeff.size()), g_seq(seq.size()), g_scratch(p_coeff.size()), g_fused(seq.size());
+    auto launch_seq = [&] {
+      cuda::ntt_inverse(ds, d_x2.get() + lq * n, lall * n, g_pc.get(), lp * n, 2, lp, map_p.data(), dv);
+      cuda::basis_convert(g_pc.get(), lp * n, g_seq.get(), lq * n, 2, log_n, down.view(d_down.get()), stream);
+      cuda::ntt_forward(ds, g_seq.get(), lq * n, g_seq.get(), lq * n, 2, lq, map_q.data(), dv);
+      cuda::mod_down_finish(d_x2.get(), lall * n, g_seq.get(), lq * n, g_seq.get(), lq * n, 2, lq, log_n,
+                            d_down_consts.get(), kNoAddend, stream);
+    };
+    launch_seq();
+    record(ps, "mod_down (sequence)", shape_of(2, lall, log_n) + "->" + std::to_string(lq), seq, g_seq,
+           launch_seq, stream, reps);
+    auto launch_fused = [&] {
+      cuda::mod_down_ntt(ds, d_x2.get(), lall * n, g_scratch.get(), lp * n, g_fused.get(), lq * n, 2,
+                         map_all.data(), dv, down.view(d_down.get()), d_down_consts.get(), kNoAddend);
+    };
+    launch_fused();
+    record(ps, "mod_down_ntt (fused)", shape_of(2, lall, log_n) + "->" + std::to_string(lq), seq, g_fused,
+           launch_fused, stream, reps);
   }
   // Rescale pieces on a ciphertext: prepare from the last limb, finish.
   {
@@ -508,9 +535,9 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
              std::to_string(count) + "x" + shape_of(2, lq, log_n), out, d_out, launch, stream, reps);
     }
   }
-  // The hybrid key-switching core of one polynomial d (NTT form over Q): INTT, ModUp of every
-  // digit, NTT of all digits in one call, inner product, INTT of the P limbs, P -> Q conversion,
-  // NTT, ModDown finish. Output [2, lq, N].
+  // The hybrid key-switching core of one polynomial d (NTT form over Q), as the engine runs it:
+  // INTT, ModUp of every digit to NTT form (mod_up_digits_ntt), inner product, ModDown
+  // (mod_down_ntt). Output [2, lq, N], checked against the CPU composition.
   {
     const std::vector<uint64_t>& d = ct;  // first lq limbs: one polynomial
     std::vector<uint64_t> d_coeff(lq * n), up(dnum * lall * n), ks(2 * lall * n), pc(2 * lp * n),
@@ -527,10 +554,9 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
     cpu::mod_down_finish(ks.data(), lall * n, conv.data(), lq * n, out.data(), lq * n, 2, lq,
                          log_n, down_consts.data(), kNoAddend);
 
-    DeviceWords g_coeff(d_coeff.size()), g_up(up.size()), g_ks(ks.size()), g_pc(pc.size()),
-        g_conv(conv.size()), g_out(out.size());
+    DeviceWords g_coeff(d_coeff.size()), g_up(up.size()), g_ks(ks.size()), g_pc(pc.size()), g_out(out.size());
     // ModUp and the forward NTT of the digits; with `skip`, each digit's own limbs are copied from
-    // the NTT-form polynomial and the transform leaves them (what the engine runs).
+    // the NTT-form polynomial and the transform leaves them.
     auto mod_up_ntt = [&](bool skip) {
       cuda::mod_up_digits(g_coeff.get(), skip ? d_ct.get() : nullptr, lq, alpha, dnum, g_up.get(), lall * n,
                           log_n, up_device_views.data(), stream);
@@ -560,12 +586,8 @@ void run_set(const ParamSet& ps, cudaStream_t stream, int reps) {
       launch_fused_up();
       cuda::keyswitch_inner_product(g_up.get(), dnum, lall, d_keys.get(), map_all.data(),
                                     dv.moduli, all.size(), log_n, 1, false, g_ks.get(), stream);
-      cuda::ntt_inverse(ds, g_ks.get() + lq * n, lall * n, g_pc.get(), lp * n, 2, lp, map_p.data(), dv);
-      cuda::basis_convert(g_pc.get(), lp * n, g_conv.get(), lq * n, 2, log_n,
-                          down.view(d_down.get()), stream);
-      cuda::ntt_forward(ds, g_conv.get(), lq * n, g_conv.get(), lq * n, 2, lq, map_q.data(), dv);
-      cuda::mod_down_finish(g_ks.get(), lall * n, g_conv.get(), lq * n, g_out.get(), lq * n, 2, lq,
-                            log_n, d_down_consts.get(), kNoAddend, stream);
+      cuda::mod_down_ntt(ds, g_ks.get(), lall * n, g_pc.get(), lp * n, g_out.get(), lq * n, 2, map_all.data(), dv,
+                         down.view(d_down.get()), d_down_consts.get(), kNoAddend);
     };
     launch();
     record(ps, "keyswitch core (sequence)", std::to_string(dnum) + " digits, " + shape_of(2, lq, log_n),
