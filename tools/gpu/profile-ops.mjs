@@ -96,7 +96,7 @@ if (op === 'steps' || op === 'graphSteps') {
   const lt = t.levels[level];
   const alpha = engine.parameters.alpha;
   const c1 = a._component(1);
-  const { Stream, nttInverse, nttForward, modUpDigits, modUpDigitsNtt, keyswitchInnerProduct, basisConvert, modDownFinish, automorphismNtt, mulMod, addMod, mulAccumulateMod } = native;
+  const { Stream, nttInverse, nttForward, modUpDigits, modUpDigitsNtt, keyswitchInnerProduct, basisConvert, modDownFinish, modDownNtt, automorphismNtt, mulMod, addMod, mulAccumulateMod } = native;
   const coeff = nttInverse(c1, t.ntt, { limbToPrime: lt.qMap });
   const digits = modUpDigits(coeff, lt.modUp, alpha);
   nttForward(digits, t.ntt, { limbToPrime: lt.qpMap, out: digits });
@@ -129,6 +129,8 @@ if (op === 'steps' || op === 'graphSteps') {
     'basisConvert P->Q [2,l+1,N]': () => basisConvert(pCoeff, lt.modDownConversion),
     'nttForward [2,l+1,N]': () => { nttForward(conv, t.ntt, { limbToPrime: lt.qMap, out: conv }); return null; },
     'modDownFinish': () => { modDownFinish(xq, conv, lt.modDownConstants, { out: conv }); return null; },
+    // The four steps above in one call (what the engine runs since modDownNtt).
+    'modDownNtt': () => modDownNtt(inner, t.ntt, lt.modDownConversion, lt.modDownConstants, { limbToPrime: lt.qpMap }),
     'keyswitchInnerProduct rotated +=': () => {
       keyswitchInnerProduct(digits, keys.relinearizationKey.data, t.moduli, { limbToPrime: lt.qpMap, galoisElement: 5, out: inner, accumulate: true });
       return null;
