@@ -22,6 +22,7 @@ import {
   outputOperand,
   polyGeometry,
   primeArray,
+  withScratch,
   type PolyGeometry,
   sameDevice,
   type BuiltTables,
@@ -409,17 +410,10 @@ export function modDownNtt(x: Tensor, ntt: NttTables, conversion: BasisConversio
   const addend = addendArguments(options.addend, x, g, q, inputs, op);
   const shape = [...x.shape.slice(0, -2), q, g.n];
   const { tensor: out, geometry: o } = outputOperand(options.out, shape, x, inputs, false, op);
-  const scratch = Tensor.empty([g.batch, p, g.n], { dtype: 'uint64', device: x.device });
-  try {
+  return withScratch([g.batch, p, g.n], out, options.out !== undefined, (scratch) =>
     kernels().modDownNtt(
       x._dev, ntt._layout, ntt.tensor._ptr, ntt._words, t._layout, t.tensor._ptr, t._words, x._ptr, g.batchStride,
       scratch._ptr, p * g.n, out._ptr, o.batchStride, g.batch, map, constants._ptr, ...addend,
-    );
-  } catch (error) {
-    if (options.out === undefined) out.dispose();
-    throw error;
-  } finally {
-    scratch.dispose();
-  }
-  return out;
+    ),
+  );
 }

@@ -263,6 +263,24 @@ export function outputOperand(
 }
 
 /**
+ * Runs `call` with a uint64 scratch tensor of `shape` on `out`'s device (from the caching
+ * allocator), released afterwards. When `call` throws, `out` is released too unless the caller
+ * gave it (`outGiven`). Returns `out`. @internal
+ */
+export function withScratch(shape: readonly number[], out: Tensor, outGiven: boolean, call: (scratch: Tensor) => void): Tensor {
+  const scratch = Tensor.empty(shape, { dtype: 'uint64', device: out.device });
+  try {
+    call(scratch);
+  } catch (error) {
+    if (!outGiven) out.dispose();
+    throw error;
+  } finally {
+    scratch.dispose();
+  }
+  return out;
+}
+
+/**
  * The host limb map of a call: `limbToPrime` checked (limbs entries, each below `numPrimes`), or
  * the identity 0..limbs-1. @throws {TensorArgumentError} naming the bad entry. @internal
  */

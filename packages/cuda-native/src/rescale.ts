@@ -10,7 +10,7 @@
 import { type DeviceLike } from './device.js';
 import { ShapeMismatchError, TensorArgumentError } from './errors.js';
 import { formatShape } from './layout.js';
-import { checkU64, kernels, KernelTables, limbMap, log2, outputOperand, polyGeometry, primeArray, sameDevice, type BuiltTables } from './kernel-checks.js';
+import { checkU64, kernels, KernelTables, limbMap, log2, outputOperand, polyGeometry, primeArray, sameDevice, withScratch, type BuiltTables } from './kernel-checks.js';
 import { NttTables } from './ntt.js';
 import { Tensor } from './tensor.js';
 
@@ -136,17 +136,10 @@ export function rescaleNtt(x: Tensor, ntt: NttTables, tables: RescaleTables, opt
   }
   const shape = [...x.shape.slice(0, -2), l, g.n];
   const { tensor: out, geometry: o } = outputOperand(options.out, shape, x, [x], false, op);
-  const scratch = Tensor.empty([g.batch, 1, g.n], { dtype: 'uint64', device: x.device });
-  try {
+  return withScratch([g.batch, 1, g.n], out, options.out !== undefined, (scratch) =>
     kernels().rescaleNtt(
       x._dev, ntt._layout, ntt.tensor._ptr, ntt._words, tables._layout, tables.tensor._ptr, tables._words,
       x._ptr, g.batchStride, scratch._ptr, g.n, out._ptr, o.batchStride, g.batch, map,
-    );
-  } catch (error) {
-    if (options.out === undefined) out.dispose();
-    throw error;
-  } finally {
-    scratch.dispose();
-  }
-  return out;
+    ),
+  );
 }

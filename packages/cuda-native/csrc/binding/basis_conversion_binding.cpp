@@ -149,6 +149,30 @@ uint32_t digit_views(Args& a, const char* op, BasisConversionView (&views)[kMaxD
   return num_digits;
 }
 
+// Arguments 4-10 of modUpDigits and modUpDigitsNtt: in, inLimbs, digitSize, out, outDigitStride,
+// logN, ownFrom.
+struct DigitOperands {
+  const uint64_t* in;
+  std::size_t in_limbs;
+  std::size_t digit_size;
+  uint64_t* out;
+  std::size_t out_digit_stride;
+  uint32_t log_n;
+  const uint64_t* own_from;
+};
+
+DigitOperands digit_operands(Args& a) {
+  DigitOperands d{};
+  d.in = a.ptr<const uint64_t>(4);
+  d.in_limbs = static_cast<std::size_t>(a.i64(5));
+  d.digit_size = static_cast<std::size_t>(a.i64(6));
+  d.out = a.ptr<uint64_t>(7);
+  d.out_digit_stride = static_cast<std::size_t>(a.i64(8));
+  d.log_n = static_cast<uint32_t>(a.i32(9));
+  d.own_from = a.ptr<const uint64_t>(10);
+  return d;
+}
+
 // modUpDigits(device, layouts: external[], tablesPtrs: BigUint64Array, tablesWords: Float64Array,
 //             in, inLimbs, digitSize, out, outDigitStride, logN, ownFrom): ownFrom 0 copies the
 //             digits' own limbs from `in`.
@@ -156,15 +180,9 @@ napi_value mod_up_digits(Args& a) {
   const int dev = a.i32(0);
   BasisConversionView views[kMaxDigits];
   const uint32_t num_digits = digit_views(a, "modUpDigits", views);
-  const auto* in = a.ptr<const uint64_t>(4);
-  const auto in_limbs = static_cast<std::size_t>(a.i64(5));
-  const auto digit_size = static_cast<std::size_t>(a.i64(6));
-  auto* out = a.ptr<uint64_t>(7);
-  const auto out_digit_stride = static_cast<std::size_t>(a.i64(8));
-  const auto log_n = static_cast<uint32_t>(a.i32(9));
-  const auto* own_from = a.ptr<const uint64_t>(10);
-  FHELIUM_RUN_ON_STREAM_LAST(dev, mod_up_digits, in, own_from, in_limbs, digit_size, num_digits, out, out_digit_stride,
-                             log_n, views);
+  const DigitOperands d = digit_operands(a);
+  FHELIUM_RUN_ON_STREAM_LAST(dev, mod_up_digits, d.in, d.own_from, d.in_limbs, d.digit_size, num_digits, d.out,
+                             d.out_digit_stride, d.log_n, views);
   return nullptr;
 }
 FHELIUM_BINDING("modUpDigits", mod_up_digits)
@@ -175,21 +193,15 @@ napi_value mod_up_digits_ntt(Args& a) {
   const int dev = a.i32(0);
   BasisConversionView views[kMaxDigits];
   const uint32_t num_digits = digit_views(a, "modUpDigitsNtt", views);
-  const auto* in = a.ptr<const uint64_t>(4);
-  const auto in_limbs = static_cast<std::size_t>(a.i64(5));
-  const auto digit_size = static_cast<std::size_t>(a.i64(6));
-  auto* out = a.ptr<uint64_t>(7);
-  const auto out_digit_stride = static_cast<std::size_t>(a.i64(8));
-  const auto log_n = static_cast<uint32_t>(a.i32(9));
-  const auto* own_from = a.ptr<const uint64_t>(10);
+  const DigitOperands d = digit_operands(a);
   const NttTablesView ntt = kernels::ntt_view(a, 11, 12, 13);
   const auto map = kernels::typed_array<uint32_t>(a, 14, napi_uint32_array, "a Uint32Array limb map");
   const std::size_t out_limbs = static_cast<std::size_t>(views[0].num_src) + views[0].num_dst;
   FHELIUM_CHECK(map.length == out_limbs, Argument,
                 "modUpDigitsNtt: the limb map has " + std::to_string(map.length) + " entries for " +
                     std::to_string(out_limbs) + " limbs");
-  FHELIUM_RUN_ON(dev, mod_up_digits_ntt, in, own_from, in_limbs, digit_size, num_digits, out, out_digit_stride, log_n,
-                 views, ntt, map.data);
+  FHELIUM_RUN_ON(dev, mod_up_digits_ntt, d.in, d.own_from, d.in_limbs, d.digit_size, num_digits, d.out,
+                 d.out_digit_stride, d.log_n, views, ntt, map.data);
   return nullptr;
 }
 FHELIUM_BINDING("modUpDigitsNtt", mod_up_digits_ntt)
@@ -222,21 +234,12 @@ napi_value mod_down_ntt(Args& a) {
   const int dev = a.i32(0);
   const NttTablesView ntt = kernels::ntt_view(a, 1, 2, 3);
   const BasisConversionView t = conversion_view(a, a.at(4), a.u64(5), a.i64(6));
-  const auto* x = a.ptr<const uint64_t>(7);
-  const auto x_stride = static_cast<std::size_t>(a.i64(8));
-  auto* scratch = a.ptr<uint64_t>(9);
-  const auto scratch_stride = static_cast<std::size_t>(a.i64(10));
-  auto* out = a.ptr<uint64_t>(11);
-  const auto out_stride = static_cast<std::size_t>(a.i64(12));
-  const auto batch = static_cast<std::size_t>(a.i64(13));
-  const auto map = kernels::typed_array<uint32_t>(a, 14, napi_uint32_array, "a Uint32Array limb map");
-  FHELIUM_CHECK(map.length == static_cast<std::size_t>(t.num_src) + t.num_dst, Argument,
-                "modDownNtt: the limb map has " + std::to_string(map.length) + " entries for " +
-                    std::to_string(t.num_src + t.num_dst) + " limbs");
+  const kernels::ScratchOperands s =
+      kernels::scratch_operands(a, 7, std::size_t{t.num_src} + t.num_dst, "modDownNtt");
   const auto* constants = a.ptr<const uint64_t>(15);
   const BatchedOperand addend{a.ptr<const uint64_t>(16), a.i64(18), a.i64(17)};
-  FHELIUM_RUN_ON(dev, mod_down_ntt, x, x_stride, scratch, scratch_stride, out, out_stride, batch, map.data, ntt, t,
-                 constants, addend);
+  FHELIUM_RUN_ON(dev, mod_down_ntt, s.x, s.x_stride, s.scratch, s.scratch_stride, s.out, s.out_stride, s.batch,
+                 s.limb_to_prime, ntt, t, constants, addend);
   return nullptr;
 }
 FHELIUM_BINDING("modDownNtt", mod_down_ntt)

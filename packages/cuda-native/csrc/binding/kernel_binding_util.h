@@ -89,6 +89,38 @@ inline const T* as_offset(const void* p, const uint64_t* base) {
   return reinterpret_cast<const T*>(static_cast<uintptr_t>(offset_in(p, base)));
 }
 
+// The operands of the operations that transform through a scratch buffer (rescaleNtt, modDownNtt),
+// from argument `at` on: x, xBatchStride, scratch, scratchBatchStride, out, outBatchStride, batch,
+// limbToPrime (a Uint32Array of `limbs` entries, x's table rows). Throws Error(Argument) naming `op`
+// when the map has another length.
+struct ScratchOperands {
+  const uint64_t* x;
+  std::size_t x_stride;
+  uint64_t* scratch;
+  std::size_t scratch_stride;
+  uint64_t* out;
+  std::size_t out_stride;
+  std::size_t batch;
+  const uint32_t* limb_to_prime;
+};
+
+inline ScratchOperands scratch_operands(Args& a, std::size_t at, std::size_t limbs, const char* op) {
+  ScratchOperands s{};
+  s.x = a.ptr<const uint64_t>(at);
+  s.x_stride = static_cast<std::size_t>(a.i64(at + 1));
+  s.scratch = a.ptr<uint64_t>(at + 2);
+  s.scratch_stride = static_cast<std::size_t>(a.i64(at + 3));
+  s.out = a.ptr<uint64_t>(at + 4);
+  s.out_stride = static_cast<std::size_t>(a.i64(at + 5));
+  s.batch = static_cast<std::size_t>(a.i64(at + 6));
+  const auto map = typed_array<uint32_t>(a, at + 7, napi_uint32_array, "a Uint32Array limb map");
+  FHELIUM_CHECK(map.length == limbs, Argument,
+                std::string(op) + ": the limb map has " + std::to_string(map.length) + " entries for " +
+                    std::to_string(limbs) + " limbs");
+  s.limb_to_prime = map.data;
+  return s;
+}
+
 template <typename L>
 void delete_layout(L* layout) {
   delete layout;

@@ -91,18 +91,9 @@ napi_value rescale_ntt(Args& a) {
   const int dev = a.i32(0);
   const NttTablesView ntt = kernels::ntt_view(a, 1, 2, 3);
   const RescaleView t = rescale_view(a, 4);
-  const auto* x = a.ptr<const uint64_t>(7);
-  const auto x_stride = static_cast<std::size_t>(a.i64(8));
-  auto* scratch = a.ptr<uint64_t>(9);
-  const auto scratch_stride = static_cast<std::size_t>(a.i64(10));
-  auto* out = a.ptr<uint64_t>(11);
-  const auto out_stride = static_cast<std::size_t>(a.i64(12));
-  const auto batch = static_cast<std::size_t>(a.i64(13));
-  const auto map = kernels::typed_array<uint32_t>(a, 14, napi_uint32_array, "a Uint32Array limb map");
-  FHELIUM_CHECK(map.length == static_cast<std::size_t>(t.num_dst) + 1, Argument,
-                "rescaleNtt: the limb map has " + std::to_string(map.length) + " entries for " +
-                    std::to_string(t.num_dst + 1) + " limbs");
-  FHELIUM_RUN_ON(dev, rescale_ntt, x, x_stride, scratch, scratch_stride, out, out_stride, batch, map.data, ntt, t);
+  const kernels::ScratchOperands s = kernels::scratch_operands(a, 7, std::size_t{t.num_dst} + 1, "rescaleNtt");
+  FHELIUM_RUN_ON(dev, rescale_ntt, s.x, s.x_stride, s.scratch, s.scratch_stride, s.out, s.out_stride, s.batch,
+                 s.limb_to_prime, ntt, t);
   return nullptr;
 }
 FHELIUM_BINDING("rescaleNtt", rescale_ntt)

@@ -349,24 +349,10 @@ void mod_down_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride
                     stream);
     return;
   }
-  require_aligned_twiddles(where, ntt.forward);
-  require_aligned_twiddles(where, ntt.inverse);
-  // Strides of a batch of one do not matter; keep them consistent for the kernels.
-  const std::size_t x_stride = batch == 1 ? (q + 1) * n : x_batch_stride;
-  LimbExtension e{};
-  e.src = x + q * n;
-  e.src_stride = x_stride;
-  e.src_limbs = 1;
-  e.src_primes = map.prime + q;
-  e.scratch = scratch;
-  e.scratch_stride = batch == 1 ? n : scratch_batch_stride;
-  e.out = out;
-  e.out_stride = batch == 1 ? q * n : out_batch_stride;
-  e.dst_limbs = q;
-  e.dst_primes = map.prime;
-  e.batch = static_cast<uint32_t>(batch);
+  const LimbExtension e = last_limb_extension(where, ntt, x, x_batch_stride, scratch, scratch_batch_stride, out,
+                                              out_batch_stride, batch, q, map);
   run_limb_extension(where, ds, ntt, e, OneLimbModDownLoad{scratch, e.scratch_stride, conv.dst_moduli},
-                     ModDownFinishStore{x, x_stride, constants, addend, log_n}, [&] {
+                     ModDownFinishStore{x, e.src_stride, constants, addend, log_n}, [&] {
                        basis_convert(scratch, e.scratch_stride, out, e.out_stride, batch, log_n, conv, stream);
                      });
 }

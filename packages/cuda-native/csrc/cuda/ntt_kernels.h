@@ -445,6 +445,33 @@ struct LimbExtension {
   uint32_t batch;
 };
 
+// The extension that rescale_ntt and mod_down_ntt (one P limb) run: x's last limb (limb dst_limbs
+// of the dst_limbs + 1 per batch element, limb i on table row map.prime[i]) to its first dst_limbs
+// limbs, through one scratch limb per batch element into out. Strides of a batch of one are
+// normalised to contiguous; e.src_stride is x's. `map` must outlive the result (src_primes and
+// dst_primes point into it). Throws Error(Argument) naming `where` for misaligned twiddle tables.
+inline LimbExtension last_limb_extension(const char* where, const NttTablesView& ntt, const uint64_t* x,
+                                         std::size_t x_batch_stride, uint64_t* scratch, std::size_t scratch_batch_stride,
+                                         uint64_t* out, std::size_t out_batch_stride, std::size_t batch,
+                                         uint32_t dst_limbs, const LimbMap& map) {
+  require_aligned_twiddles(where, ntt.forward);
+  require_aligned_twiddles(where, ntt.inverse);
+  const std::size_t n = std::size_t{1} << ntt.log_n;
+  LimbExtension e{};
+  e.src = x + dst_limbs * n;
+  e.src_stride = batch == 1 ? (dst_limbs + 1) * n : x_batch_stride;
+  e.src_limbs = 1;
+  e.src_primes = map.prime + dst_limbs;
+  e.scratch = scratch;
+  e.scratch_stride = batch == 1 ? n : scratch_batch_stride;
+  e.out = out;
+  e.out_stride = batch == 1 ? dst_limbs * n : out_batch_stride;
+  e.dst_limbs = dst_limbs;
+  e.dst_primes = map.prime;
+  e.batch = static_cast<uint32_t>(batch);
+  return e;
+}
+
 // The transforms of an operation that turns a few limbs (in NTT form) into others in NTT form, as
 // rescale_ntt and mod_down_ntt (one P limb) do: the inverse NTT of the source limbs into scratch,
 // then the forward NTT of the destination limbs into out, with the elementwise steps between and

@@ -94,26 +94,11 @@ void rescale_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride,
                                         out_batch_stride, batch, limb_to_prime, ntt, t);
   const uint32_t l = t.num_dst;
   require_grid_y(where, batch * l);
-  require_aligned_twiddles(where, ntt.forward);
-  require_aligned_twiddles(where, ntt.inverse);
   const uint32_t log_n = ntt.log_n;
-  const std::size_t n = std::size_t{1} << log_n;
-  // Strides of a batch of one do not matter; keep them consistent for the kernels.
-  const std::size_t x_stride = batch == 1 ? (l + 1) * n : x_batch_stride;
-  LimbExtension e{};
-  e.src = x + l * n;
-  e.src_stride = x_stride;
-  e.src_limbs = 1;
-  e.src_primes = map.prime + l;
-  e.scratch = scratch;
-  e.scratch_stride = batch == 1 ? n : scratch_batch_stride;
-  e.out = out;
-  e.out_stride = batch == 1 ? l * n : out_batch_stride;
-  e.dst_limbs = l;
-  e.dst_primes = map.prime;
-  e.batch = static_cast<uint32_t>(batch);
+  const LimbExtension e = last_limb_extension(where, ntt, x, x_batch_stride, scratch, scratch_batch_stride, out,
+                                              out_batch_stride, batch, l, map);
   run_limb_extension(where, ds, ntt, e, RescaleTermLoad{scratch, e.scratch_stride, t},
-                     RescaleFinishStore{x, x_stride, t.finish, log_n}, [&] {
+                     RescaleFinishStore{x, e.src_stride, t.finish, log_n}, [&] {
                        rescale_prepare(scratch, e.scratch_stride, out, e.out_stride, batch, log_n, t,
                                        static_cast<cudaStream_t>(ds.stream));
                      });
