@@ -4,10 +4,11 @@
  *
  * Fast base conversion from basis A to B: out_j = Σ_i [x_i·â_i^-1]_{a_i}·(â_i mod b_j) mod b_j,
  * congruent to x + u·A with 0 ≤ u < |A| (the approximate conversion hybrid key switching
- * tolerates). Inputs are in COEFFICIENT form and reduced. ModDown is composed by the caller:
- * inverse NTT of the P limbs, {@link basisConvert} P → Q_l, forward NTT, {@link modDownFinish}.
- * CUDA calls are enqueued on the current stream; only outputs (when none are given) are allocated,
- * through the caching allocator.
+ * tolerates). Inputs are in COEFFICIENT form and reduced. ModDown is the inverse NTT of the P limbs,
+ * {@link basisConvert} P → Q_l, the forward NTT and {@link modDownFinish}, or all of it in one
+ * {@link modDownNtt} call; {@link modUpDigitsNtt} likewise takes ModUp straight to NTT form.
+ * CUDA calls are enqueued on the current stream; only outputs (when none are given) and
+ * modDownNtt's scratch limbs are allocated, through the caching allocator.
  */
 import { type DeviceLike } from './device.js';
 import { ShapeMismatchError, TensorArgumentError } from './errors.js';
@@ -22,10 +23,10 @@ import {
   outputOperand,
   polyGeometry,
   primeArray,
-  withScratch,
-  type PolyGeometry,
   sameDevice,
+  withScratch,
   type BuiltTables,
+  type PolyGeometry,
 } from './kernel-checks.js';
 import { NttTables } from './ntt.js';
 import { Tensor } from './tensor.js';

@@ -199,8 +199,7 @@ struct OneLimbModUpLoad {
   uint32_t log_n;
   const Modulus* dst_moduli[kMaxLimbs];
 
-  __device__ __forceinline__ uint64_t operator()(const NttLaunch&, const uint64_t*, uint32_t b, uint32_t i,
-                                                 uint32_t j) const {
+  __device__ __forceinline__ uint64_t operator()(const uint64_t*, uint32_t b, uint32_t i, uint32_t j) const {
     const Modulus m = dst_moduli[b][i < b ? i : i - 1];
     return reduce64(coeff[(static_cast<std::size_t>(b) << log_n) + j], m);
   }
@@ -215,8 +214,7 @@ struct OneLimbModDownLoad {
   std::size_t scratch_stride;
   const Modulus* dst_moduli;  // [q]: Q_l's moduli in limb order
 
-  __device__ __forceinline__ uint64_t operator()(const NttLaunch&, const uint64_t*, uint32_t b, uint32_t i,
-                                                 uint32_t j) const {
+  __device__ __forceinline__ uint64_t operator()(const uint64_t*, uint32_t b, uint32_t i, uint32_t j) const {
     return reduce64(scratch[b * scratch_stride + j], dst_moduli[i]);
   }
 };

@@ -84,8 +84,8 @@ struct Swizzled {
 // What the forward chunk kernel stores for element i (global index within the limb) of limb `limb`
 // of batch element b, given its fully reduced NTT value: PlainStore stores the value; other
 // epilogues fold in the elementwise step that follows the transform (rescale.cu,
-// basis_conversion.cu), saving a kernel and a pass over memory. An epilogue runs after wait_for_producers(), so it may read what earlier
-// work on the stream wrote.
+// basis_conversion.cu), saving a kernel and a pass over memory. An epilogue runs after
+// wait_for_producers(), so it may read what earlier work on the stream wrote.
 struct PlainStore {
   __device__ __forceinline__ uint64_t operator()(uint32_t, uint32_t, std::size_t, uint64_t v) const { return v; }
 };
@@ -93,11 +93,10 @@ struct PlainStore {
 // What the column kernel reads for element j (global index within the limb) of limb `limb` of
 // batch element b in its first stage group: PlainLoad reads the input limb `src` (the transform's
 // input); other loads fold in the elementwise step that produces that input (rescale.cu,
-// basis_conversion.cu), saving a kernel and a pass over memory. `p` is the launch (its tables and
-// limb map). A load runs after wait_for_producers().
+// basis_conversion.cu), saving a kernel and a pass over memory. A load runs after
+// wait_for_producers().
 struct PlainLoad {
-  __device__ __forceinline__ uint64_t operator()(const NttLaunch&, const uint64_t* src, uint32_t, uint32_t,
-                                                 uint32_t j) const {
+  __device__ __forceinline__ uint64_t operator()(const uint64_t* src, uint32_t, uint32_t, uint32_t j) const {
     return src[j];
   }
 };
@@ -144,7 +143,7 @@ __global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3)))
     int q_lo, q_hi;
     group_bits<kFwd, S>(0, lo, q_lo, q_hi);
 #pragma unroll
-    for (int v = 0; v < 8; ++v) x[v] = load(p, src, b, limb, glob(g, slot_k(t, v, lo)));
+    for (int v = 0; v < 8; ++v) x[v] = load(src, b, limb, glob(g, slot_k(t, v, lo)));
   }
   __pipeline_wait_prior(0);
   __syncthreads();

@@ -38,8 +38,7 @@ struct RescaleTermLoad {
   std::size_t last_stride;
   RescaleView t;
 
-  __device__ __forceinline__ uint64_t operator()(const NttLaunch&, const uint64_t*, uint32_t b, uint32_t i,
-                                                 uint32_t j) const {
+  __device__ __forceinline__ uint64_t operator()(const uint64_t*, uint32_t b, uint32_t i, uint32_t j) const {
     return rescale_term(rescale_shifted(last[b * last_stride + j], t), t, i);
   }
 };
