@@ -15,6 +15,18 @@ namespace {
 void convert_poly(const uint64_t* const* src, uint64_t* const* dst, std::size_t k0, std::size_t k1,
                   const BasisConversionView& t) {
   const uint32_t s = t.num_src;
+  if (s == 1) {
+    // One source prime a_0: â_0 is the empty product 1, so the scale [x * 1]_{a_0} is x and each
+    // destination is x mod b_j, exactly what the sum below reduces to. One Barrett reduction per
+    // word, limb by limb (contiguous), instead of a 128-bit product and reduction per word.
+    const uint64_t* x = src[0];
+    for (uint32_t j = 0; j < t.num_dst; ++j) {
+      const Modulus m = t.dst_moduli[j];
+      uint64_t* d = dst[j];
+      for (std::size_t k = k0; k < k1; ++k) d[k] = reduce64(x[k], m);
+    }
+    return;
+  }
   uint64_t y[kMaxLimbs];  // kernels allocate nothing; s <= kMaxLimbs is checked by the caller
   for (std::size_t k = k0; k < k1; ++k) {
     for (uint32_t i = 0; i < s; ++i) y[i] = conversion_scale(src[i][k], t, i);
@@ -43,6 +55,7 @@ void convert_poly(const uint64_t* const* src, uint64_t* const* dst, std::size_t 
 // Word operations per converted coefficient (for the grain of parallel loops): a Shoup product per
 // source, a 128-bit multiply-add per (source, destination) and a Barrett reduction per destination.
 std::size_t conversion_work(const BasisConversionView& t) {
+  if (t.num_src == 1) return 3 * std::size_t{t.num_dst};
   return 4 * std::size_t{t.num_src} + 3 * std::size_t{t.num_src} * t.num_dst + 8 * std::size_t{t.num_dst};
 }
 
