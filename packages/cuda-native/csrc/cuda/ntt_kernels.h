@@ -101,6 +101,21 @@ struct PlainLoad {
   }
 };
 
+// Stores a thread's 8 elements after a stage group (window [lo, lo + 3)): to global memory when
+// the group ends the phase there (`to_global`), else to shared memory followed by the block
+// barrier that the next group's reads need. `to_global` is the same for the whole block.
+__device__ __forceinline__ void store_group(const uint64_t (&x)[8], bool to_global, uint64_t* dst, uint64_t* sh,
+                                            const TileGeom& g, uint32_t t, uint32_t lo) {
+  if (to_global) {
+#pragma unroll
+    for (int v = 0; v < 8; ++v) dst[glob(g, slot_k(t, v, lo))] = x[v];
+  } else {
+#pragma unroll
+    for (int v = 0; v < 8; ++v) sh[sh_addr(g, slot_k(t, v, lo))] = x[v];
+    __syncthreads();
+  }
+}
+
 // Column phase: tile = 2^S rows at stride 2^(log_n - S), 2048 >> S adjacent columns per block.
 // Forward: the first S stages, output in [0, 4q). Inverse: the last S stages, output in [0, q).
 // Reads and writes global memory directly in the first and last groups (each warp access covers
@@ -158,14 +173,7 @@ __global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3)))
       for (int v = 0; v < 8; ++v) x[v] = sh[sh_addr(g, slot_k(t, v, lo))];
     }
     reg_stages<kFwd, ColumnTwiddles>(x, lo, q_lo, q_hi, t, g, c);
-    if (grp == kGroups - 1) {
-#pragma unroll
-      for (int v = 0; v < 8; ++v) dst[glob(g, slot_k(t, v, lo))] = x[v];
-    } else {
-#pragma unroll
-      for (int v = 0; v < 8; ++v) sh[sh_addr(g, slot_k(t, v, lo))] = x[v];
-      __syncthreads();
-    }
+    store_group(x, grp == kGroups - 1, dst, sh, g, t, lo);
   }
 }
 
@@ -250,14 +258,7 @@ __global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles <
       }
     }
     reg_stages<kFwd, Tw>(x, lo, q_lo, q_hi, t, g, c);
-    if (!kFwd && grp == kGroups - 1) {
-#pragma unroll
-      for (int v = 0; v < 8; ++v) dst[glob(g, slot_k(t, v, lo))] = x[v];
-    } else {
-#pragma unroll
-      for (int v = 0; v < 8; ++v) sh[sh_addr(g, slot_k(t, v, lo))] = x[v];
-      __syncthreads();
-    }
+    store_group(x, !kFwd && grp == kGroups - 1, dst, sh, g, t, lo);
   }
   if (kFwd) {
     for (uint32_t i = tid; i < kWords; i += kThreadsHere) {
