@@ -165,6 +165,24 @@ inline void check_addend(const char* where, const BatchedOperand& addend, std::s
                    std::to_string(addend.batch_stride));
 }
 
+// The buffers of an operation that transforms through scratch (rescale_ntt, mod_down_ntt): x, scratch
+// and out of x_limbs, scratch_limbs and out_limbs limbs per batch element, with their strides, and
+// pairwise disjoint. Returns out's span in words.
+inline std::size_t check_scratch_buffers(const char* where, const uint64_t* x, std::size_t x_stride,
+                                         std::size_t x_limbs, const uint64_t* scratch, std::size_t scratch_stride,
+                                         std::size_t scratch_limbs, const uint64_t* out, std::size_t out_stride,
+                                         std::size_t out_limbs, std::size_t batch, uint32_t log_n) {
+  check_batch(where, batch, x_stride, x_limbs, out_stride, out_limbs, log_n);
+  check_batch(where, batch, scratch_stride, scratch_limbs, out_stride, out_limbs, log_n);
+  const std::size_t x_words = span_words(batch, x_stride, x_limbs, log_n);
+  const std::size_t scratch_words = span_words(batch, scratch_stride, scratch_limbs, log_n);
+  const std::size_t out_words = span_words(batch, out_stride, out_limbs, log_n);
+  require_disjoint(where, x, x_words, out, out_words);
+  require_disjoint(where, x, x_words, scratch, scratch_words);
+  require_disjoint(where, scratch, scratch_words, out, out_words);
+  return out_words;
+}
+
 // mod_down_ntt: x holds q + p limbs per batch element (q = conv.num_dst limbs over Q_l, then
 // p = conv.num_src over P), scratch p, out q; constants [q][3]; the addend as for mod_down_finish.
 // x, scratch, out and the addend are pairwise disjoint (out is written before x and the addend are
@@ -184,15 +202,9 @@ inline LimbMap check_mod_down_ntt(const char* where, const uint64_t* x, std::siz
   const std::size_t p = conv.num_src;
   require_argument(q + p <= kMaxLimbs, where, "at most " + std::to_string(kMaxLimbs) + " limbs in x",
                    std::to_string(q + p));
-  check_batch(where, batch, x_stride, q + p, out_stride, q, log_n);
-  check_batch(where, batch, scratch_stride, p, out_stride, q, log_n);
+  const std::size_t out_words =
+      check_scratch_buffers(where, x, x_stride, q + p, scratch, scratch_stride, p, out, out_stride, q, batch, log_n);
   check_addend(where, addend, batch, q, log_n);
-  const std::size_t x_words = span_words(batch, x_stride, q + p, log_n);
-  const std::size_t scratch_words = span_words(batch, scratch_stride, p, log_n);
-  const std::size_t out_words = span_words(batch, out_stride, q, log_n);
-  require_disjoint(where, x, x_words, out, out_words);
-  require_disjoint(where, x, x_words, scratch, scratch_words);
-  require_disjoint(where, scratch, scratch_words, out, out_words);
   if (addend.count > 0) {
     const std::size_t addend_words =
         span_words(static_cast<std::size_t>(addend.count), static_cast<std::size_t>(addend.batch_stride), q, log_n);

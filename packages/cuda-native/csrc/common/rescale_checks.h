@@ -46,14 +46,7 @@ inline LimbMap check_rescale_ntt(const char* where, const uint64_t* x, std::size
   require_argument(x != nullptr && scratch != nullptr && out != nullptr, where,
                    "non-null x, scratch and out", "a null pointer");
   const std::size_t l = t.num_dst;
-  check_batch(where, batch, x_stride, l + 1, out_stride, l, log_n);
-  check_batch(where, batch, scratch_stride, 1, out_stride, l, log_n);
-  const std::size_t x_words = span_words(batch, x_stride, l + 1, log_n);
-  const std::size_t scratch_words = span_words(batch, scratch_stride, 1, log_n);
-  const std::size_t out_words = span_words(batch, out_stride, l, log_n);
-  require_disjoint(where, x, x_words, out, out_words);
-  require_disjoint(where, x, x_words, scratch, scratch_words);
-  require_disjoint(where, scratch, scratch_words, out, out_words);
+  check_scratch_buffers(where, x, x_stride, l + 1, scratch, scratch_stride, 1, out, out_stride, l, batch, log_n);
   return make_limb_map(where, limb_to_prime, l + 1, ntt.num_primes);
 }
 
