@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TensorSignature } from './TensorSignature.js';
 import { ValueSignature } from './ValueSignature.js';
+import { canonicalizeMetadata } from './metadata.js';
 import { FAKE_TYPE, FakeExactValue, fakeTensor, fakeValue } from './testing/fakes.js';
 
 const t28 = new TensorSignature({ shape: [2, 8], stride: [8, 1], dtype: 'float32' });
@@ -21,6 +22,18 @@ describe('ValueSignature', () => {
     expect(Object.isFrozen(signature.tensors)).toBe(true);
     expect(Object.isFrozen(signature.tensors[0])).toBe(true);
     expect(Object.isFrozen(signature.metadata.basis)).toBe(true);
+  });
+
+  it('keeps canonical metadata as it is (immutable) and canonicalizes anything else into a copy', () => {
+    const canonical = canonicalizeMetadata({ level: 3, scale: 2n ** 40n });
+    const shared = ValueSignature.fromValue(fakeValue({ metadata: canonical }));
+    expect(shared.metadata).toBe(canonical);
+    expect(new ValueSignature({ ...shared, metadata: canonical }).metadata).toBe(canonical);
+    const plain = { scale: 2n ** 40n, level: 3 };
+    const copied = ValueSignature.fromValue(fakeValue({ metadata: plain }));
+    expect(copied.metadata).not.toBe(plain);
+    expect(Object.keys(copied.metadata)).toEqual(['level', 'scale']);
+    expect(copied.equals(shared)).toBe(true);
   });
 
   it('ignores devices and metadata key order, and compares everything else', () => {

@@ -4,7 +4,7 @@ import { exactHeaderProblem, tensorResidentProblem, type TensorResident } from '
 import { TensorSignature, type TensorSignatureJSON } from './TensorSignature.js';
 import { describeValue, quote } from './describe.js';
 import {
-  canonicalizeMetadataAt,
+  sharedCanonicalMetadata,
   metadataEquals,
   metadataFromJSON,
   metadataToJSON,
@@ -22,7 +22,7 @@ export interface ValueSignatureInit {
   readonly schemaVersion: number;
   /** Cryptographic context identity, or `null`. */
   readonly contextId: string | null;
-  /** Exact metadata; canonicalized (copied, sorted, frozen) by the constructor. */
+  /** Exact metadata; canonicalized (copied, sorted, frozen) by the constructor unless already canonical. */
   readonly metadata: Readonly<Record<string, unknown>>;
   /** Named tensor signatures in the value's entry order; names unique. */
   readonly tensors: ReadonlyArray<readonly [string, TensorSignature]>;
@@ -62,7 +62,8 @@ export class ValueSignature {
   readonly nbytes: number;
 
   /**
-   * @param init - The fields; metadata is canonicalized, the tensor list copied.
+   * @param init - The fields; metadata is canonicalized (canonical metadata is kept as is: it is
+   *   immutable), the tensor list copied.
    * @throws TypeError naming the field if any is malformed (see {@link ValueSignatureInit}) or
    *   the metadata holds anything `canonicalizeMetadata` rejects.
    */
@@ -75,7 +76,7 @@ export class ValueSignature {
     this.typeName = init.typeName;
     this.schemaVersion = init.schemaVersion;
     this.contextId = init.contextId;
-    this.metadata = canonicalizeMetadataAt(init.metadata, 'ValueSignature');
+    this.metadata = sharedCanonicalMetadata(init.metadata, 'ValueSignature');
     this.tensors = freezeTensorList(init.tensors, 'ValueSignature');
     this.nbytes = this.tensors.reduce((sum, [, signature]) => sum + signature.nbytes, 0);
     Object.freeze(this);
@@ -97,7 +98,7 @@ export class ValueSignature {
     if (problem !== null) throw new TypeError(`${where}: expected an exact value (TensorResident): ${problem}`);
     const typeName = value.typeName;
     if (!isRegisteredExactValue(value)) throw unregisteredError(where, typeName);
-    const metadata = canonicalizeMetadataAt(value.exactMetadata(), where);
+    const metadata = sharedCanonicalMetadata(value.exactMetadata(), where);
     const tensors = readTensorEntries(value.tensorEntries(), where);
     return new ValueSignature({ typeName: value.typeName, schemaVersion: value.schemaVersion, contextId: value.contextId, metadata, tensors });
   }

@@ -61,6 +61,20 @@ export function canonicalizeMetadataAt(metadata: unknown, where: string | null, 
 }
 
 /**
+ * `metadata` itself when it is already canonical (see {@link isCanonicalMetadata}), else
+ * {@link canonicalizeMetadataAt}'s copy. Canonical metadata is deep-frozen and can never change,
+ * so sharing it is indistinguishable from copying it, except by identity: a signature that holds
+ * the very object its value returns matches that value with one `===` at every validation.
+ *
+ * @param metadata - Anything.
+ * @param where - Path of the owning node, or `null` for none (as for {@link canonicalizeMetadataAt}).
+ * @throws TypeError as {@link canonicalizeMetadataAt} for metadata that is not canonical yet.
+ */
+export function sharedCanonicalMetadata(metadata: unknown, where: string | null): CanonicalMetadata {
+  return isCanonicalMetadata(metadata) ? metadata : canonicalizeMetadataAt(metadata, where);
+}
+
+/**
  * Every metadata object this package has produced in canonical form. Membership proves that an
  * object is deep-frozen plain data in canonical form (this package built and froze it), which is
  * what lets validation compare such metadata with {@link metadataEquals} alone.

@@ -98,6 +98,17 @@ describe('metadataMatches', () => {
     );
   });
 
+  it('compares canonical metadata with several equal expected copies, and still tells a different one apart', () => {
+    const found = canonicalizeMetadata({ level: 3, primes: [17n, 97n] });
+    const copies = [0, 1, 2].map(() => canonicalizeMetadata({ primes: [17n, 97n], level: 3 }));
+    const other = canonicalizeMetadata({ level: 2, primes: [17n, 97n] });
+    // Twice round: the second round answers from what the first remembered, for every copy.
+    for (let round = 0; round < 2; round += 1) {
+      for (const copy of copies) expect(metadataMatches(copy, found)).toBe(true);
+      expect(metadataMatches(other, found)).toBe(false);
+    }
+  });
+
   it('follows the expected metadata, so cyclic input ends', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;

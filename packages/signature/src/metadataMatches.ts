@@ -2,8 +2,14 @@ import type { MetadataValue } from './TensorResident.js';
 import { isCanonicalMetadata, metadataEquals, type CanonicalMetadata } from './metadata.js';
 import { isPlainObject } from './plainData.js';
 
-/** Canonical metadata found equal to canonical expected metadata (both immutable, so for good). */
-const equalCanonical = new WeakMap<object, CanonicalMetadata>();
+/**
+ * Per canonical metadata object, the canonical expected objects it was found equal to (all
+ * immutable, so for good). A set, not one partner: one value is often matched against several
+ * equal but distinct signature copies (the signature of `[a, b]` holds one per element, and
+ * signatures read back from JSON hold their own), and a single remembered partner would be
+ * overwritten by each in turn, sending every comparison back to the deep walk.
+ */
+const equalCanonical = new WeakMap<object, WeakSet<object>>();
 
 const { getOwnPropertyDescriptor, hasOwn, keys: objectKeys } = Object;
 const { ownKeys } = Reflect;
@@ -33,9 +39,11 @@ export const lookupGetter: (this: object, key: PropertyKey) => unknown =
 export function metadataMatches(expected: CanonicalMetadata, found: unknown): boolean {
   if (found === expected) return true;
   if (!isCanonicalMetadata(found)) return nodeMatches(expected, found);
-  if (equalCanonical.get(found) === expected) return true;
+  const known = equalCanonical.get(found);
+  if (known !== undefined && known.has(expected)) return true;
   if (!metadataEquals(expected, found)) return false;
-  equalCanonical.set(found, expected);
+  if (known === undefined) equalCanonical.set(found, new WeakSet([expected]));
+  else known.add(expected);
   return true;
 }
 
