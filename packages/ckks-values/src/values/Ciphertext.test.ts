@@ -52,6 +52,9 @@ describe('Ciphertext', () => {
     expect(Object.isFrozen(ct)).toBe(true);
     expect(ct.tensorEntries().map(([name]) => name)).toEqual(['data']);
     expect(ct.tensorEntries()[0]![1]).toBe(ct.data);
+    // One frozen list per value: validation remembers frozen arrays it checked.
+    expect(ct.tensorEntries()).toBe(ct.tensorEntries());
+    expect(Object.isFrozen(ct.tensorEntries()) && Object.isFrozen(ct.tensorEntries()[0])).toBe(true);
     expect(() => {
       (ct as unknown as { level: number }).level = 1;
     }).toThrow(TypeError);

@@ -303,6 +303,11 @@ export abstract class CkksValue implements TensorResident {
   /** Polynomial components (per digit for key-switching keys). */
   readonly components: number;
   readonly #data: Tensor;
+  /**
+   * What {@link tensorEntries} returns: one deep-frozen list per value, so that validation (which
+   * remembers frozen arrays it has checked) reads it without listing its keys on every call.
+   */
+  readonly #entries: ReadonlyArray<readonly [string, Tensor]>;
   readonly #owned: boolean;
   readonly #metadata: CanonicalMetadata;
   /** Cached views of `data.select(0, i)` (see {@link _component}); null until the first. */
@@ -322,6 +327,7 @@ export abstract class CkksValue implements TensorResident {
     this.primes = state.primes;
     this.components = state.components;
     this.#data = data;
+    this.#entries = Object.freeze([Object.freeze([DATA_ENTRY, data] as const)]);
     this.#owned = owned;
     this.#metadata = state.metadata;
   }
@@ -361,10 +367,10 @@ export abstract class CkksValue implements TensorResident {
     return this.#metadata;
   }
 
-  /** `[['data', tensor]]`. @throws {CkksValueError} after {@link dispose}. */
+  /** `[['data', tensor]]`, the same frozen list on every call. @throws {CkksValueError} after {@link dispose}. */
   tensorEntries(): ReadonlyArray<readonly [string, Tensor]> {
     this.assertLive('tensorEntries');
-    return [[DATA_ENTRY, this.#data]];
+    return this.#entries;
   }
 
   /** The same value on `device` (a new tensor, or a new view of the same storage when already there). */
