@@ -31,17 +31,17 @@ function bytes(n: number, seed: number, where: Where, offset = 0): Tensor {
 const hostBytes = (t: Tensor): Uint8Array => t.toArray() as Uint8Array;
 
 /** A long chain of kernels on `stream` that ends by recording `done`: keeps `stream` busy for a while. */
-function busy(stream: Stream, done: Event): void {
+function busy(stream: Stream, done: Event, load = 1): void {
   // 128 MiB per operand: each addMod keeps the GPU busy ~100 µs, some 20x what the host takes to
-  // launch it, so the stream is still working ~10 ms after this returns (a lighter load of 16 MiB
-  // finished before the test's next steps once the element-wise kernels got faster).
+  // launch it, so the stream is still working ~10 ms (times `load`) after this returns (a lighter
+  // load of 16 MiB finished before the test's next steps once the element-wise kernels got faster).
   const batch = 8;
   const limbs = 32;
   const n = 1 << 16;
   const moduli = modulusTable(Array.from({ length: limbs }, () => Q), { device: DEVICE });
   const acc = Tensor.fromArray(new BigUint64Array(batch * limbs * n).fill(1n), { shape: [batch, limbs, n], device: DEVICE });
   withStream(stream, () => {
-    for (let i = 0; i < 100; i += 1) addMod(acc, acc, moduli, { out: acc });
+    for (let i = 0; i < 100 * load; i += 1) addMod(acc, acc, moduli, { out: acc });
     done.record(stream);
   });
 }
@@ -101,8 +101,8 @@ describeCuda('copyTensors on CUDA', () => {
   it('orders copies on two streams with events', () => {
     const producer = new Stream(DEVICE);
     const transfer = new Stream(DEVICE);
-    // A 2 MiB source (the copy engine) and a 1 KiB one (the gather kernel), both written by a
-    // chain of kernels on the producer stream.
+    // A 2 MiB source (a large pair) and a 1 KiB one (a small pair), both copied by the copy kernel
+    // (CUDA sources) and both written by a chain of kernels on the producer stream.
     const shapes = [
       [4, 1 << 16],
       [1, 128],
@@ -140,33 +140,40 @@ describeCuda('copyTensors on CUDA', () => {
   });
 
   it.runIf(realGpu())('keeps freed pinned and CUDA sources from reuse until the copies read them', () => {
-    cuda.synchronize(DEVICE);
-    emptyPinnedCache();
-    const stream = new Stream(DEVICE);
-    const other = new Stream(DEVICE);
-    const done = new Event({ enableTiming: false });
-    busy(other, done);
-    stream.waitEvent(done);
-    // The device source is allocated on the default stream and read on `stream`.
-    const pinned = bytes(4096, 1, 'pinned');
-    const device = Tensor.empty([1 << 16], { dtype: 'uint8', device: DEVICE });
-    const pinnedPtr = pinned.dataPtr;
-    const devicePtr = device.dataPtr;
-    copyTensors([Tensor.empty([4096], { dtype: 'uint8', device: DEVICE }), Tensor.empty([1 << 16], { dtype: 'uint8', device: DEVICE })], [pinned, device], {
-      stream,
-      nonBlocking: true,
-    });
-    pinned.dispose();
-    device.dispose();
-    expect(stream.query()).toBe(false);
-    const pinnedAgain = Tensor.empty([4096], { dtype: 'uint8', pinMemory: true });
-    const deviceAgain = Tensor.empty([1 << 16], { dtype: 'uint8', device: DEVICE });
-    expect(pinnedAgain.dataPtr).not.toBe(pinnedPtr);
-    expect(deviceAgain.dataPtr).not.toBe(devicePtr);
-    stream.synchronize();
-    other.synchronize();
-    for (const t of [pinnedAgain, deviceAgain]) t.dispose();
-    for (const s of [stream, other]) s.dispose();
+    // The copies wait behind a busy stream while their sources are freed and allocated again. The
+    // test only concludes while that stream is still busy after the new allocations (reuse is
+    // legitimate once the copies ran): a slow host gets a heavier load on the next attempt.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      cuda.synchronize(DEVICE);
+      emptyPinnedCache();
+      const stream = new Stream(DEVICE);
+      const other = new Stream(DEVICE);
+      // The device source is allocated on the default stream and read on `stream`.
+      const pinned = bytes(4096, 1, 'pinned');
+      const device = Tensor.empty([1 << 16], { dtype: 'uint8', device: DEVICE });
+      const destinations = [Tensor.empty([4096], { dtype: 'uint8', device: DEVICE }), Tensor.empty([1 << 16], { dtype: 'uint8', device: DEVICE })];
+      const pinnedPtr = pinned.dataPtr;
+      const devicePtr = device.dataPtr;
+      const done = new Event({ enableTiming: false });
+      busy(other, done, 4 ** attempt);
+      stream.waitEvent(done);
+      copyTensors(destinations, [pinned, device], { stream, nonBlocking: true });
+      pinned.dispose();
+      device.dispose();
+      const pinnedAgain = Tensor.empty([4096], { dtype: 'uint8', pinMemory: true });
+      const deviceAgain = Tensor.empty([1 << 16], { dtype: 'uint8', device: DEVICE });
+      const stillWaiting = !stream.query();
+      const reused = [pinnedAgain.dataPtr === pinnedPtr, deviceAgain.dataPtr === devicePtr];
+      stream.synchronize();
+      other.synchronize();
+      for (const t of [pinnedAgain, deviceAgain, ...destinations]) t.dispose();
+      for (const s of [stream, other]) s.dispose();
+      if (stillWaiting) {
+        expect(reused).toEqual([false, false]);
+        return;
+      }
+    }
+    throw new Error('the busy stream finished before the sources were allocated again, three times: the host is too slow for this test');
   });
 
   it('is captured into a CUDA graph as kernel and memcpy nodes', () => {
