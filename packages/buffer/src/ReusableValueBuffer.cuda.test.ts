@@ -81,7 +81,8 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
   });
 
   it('copies trees of small, large and strided leaves from pinned and CUDA sources on two streams', () => {
-    // 300 leaves (more than one gather launch), a 1 MiB one (the copy engine), a strided one (copy_).
+    // 300 leaves (more than one gather launch), a 1 MiB one (the copy engine from pinned memory, the
+    // copy kernel from CUDA memory), a strided one (copy_).
     const mixed = (seed: number, device: string, pinMemory = false) => ({
       small: Array.from({ length: 300 }, (_, i) => Tensor.fromArray(Float32Array.from({ length: 1 + (i % 50) }, (_, j) => seed * 1e4 + i * 100 + j), { device, pinMemory })),
       large: Tensor.fromArray(new Uint8Array(MiB).fill(seed), { device, pinMemory }),

@@ -4,8 +4,9 @@
  *
  * On CUDA, small pairs (at most 64 KiB) into device memory from pinned host memory or from device
  * memory of the same device are copied by one gather-kernel launch per 128 pairs (the kernel reads
- * pinned host memory directly); larger ones by `cudaMemcpyAsync` (the copy engine, full
- * bandwidth). Host-to-host pairs are a `memmove` each (the CPU twin). Every other pair (pageable
+ * pinned host memory directly), and so are larger pairs within the device (at HBM bandwidth, where
+ * a copy-engine copy carries a large fixed cost on the GPU); larger pairs from pinned memory by
+ * `cudaMemcpyAsync` (the copy engine, full PCIe bandwidth). Host-to-host pairs are a `memmove` each (the CPU twin). Every other pair (pageable
  * host memory, another device, device to host, non-contiguous views) is copied as `copy_` would.
  * A source on CUDA (same device) or in pinned memory may be disposed right after the call: the
  * allocators keep its memory until the copy has read it (`recordStream`, the pinned cache).
@@ -120,8 +121,9 @@ export class TensorCopyBatch {
  *
  * What runs where: host-to-host pairs are a `memmove` each; pairs into CUDA memory from pinned host
  * memory or from CUDA memory of the same device share one gather-kernel launch per 128 pairs when
- * they hold at most 64 KiB (the kernel reads pinned memory directly), and use `cudaMemcpyAsync`
- * (the copy engine) when larger; every other pair (pageable host memory, another device, device
+ * they hold at most 64 KiB (the kernel reads pinned memory directly), as do larger pairs from CUDA
+ * memory (up to 1 GiB); larger pairs from pinned memory use `cudaMemcpyAsync` (the copy engine);
+ * every other pair (pageable host memory, another device, device
  * to host, non-contiguous views) is copied as `copy_` does. Pinned and CUDA sources may be
  * disposed right after the call: the allocators keep their memory until the copies have read it.
  * @param destinations - The tensors to write.

@@ -88,6 +88,27 @@ describeCuda('CUDA tensors', () => {
     for (const t of [h, d, c, back]) t.dispose();
   });
 
+  it('copies large views within the device (the copy kernel) at every alignment, leaving the bytes around them', () => {
+    // Sizes on both sides of the 64 KiB small-pair limit and of the kernel's 16 KiB tiles, at
+    // offsets that leave 16-, 8-, 4- and 1-byte alignment on either side.
+    const total = (1 << 21) + 64;
+    const data = Uint8Array.from({ length: total }, (_, i) => (i * 131 + 7) & 255);
+    const src = Tensor.fromArray(data, { device: 'cuda' });
+    for (const n of [(1 << 16) + 1, 1 << 20, (1 << 21) - 3]) {
+      for (const [from, to] of [[0, 16], [8, 4], [3, 1], [1, 35]] as const) {
+        const dst = Tensor.fromArray(new Uint8Array(total), { device: 'cuda' });
+        dst.narrow(0, to, n).copy_(src.narrow(0, from, n));
+        const want = new Uint8Array(total);
+        want.set(data.subarray(from, from + n), to);
+        expect(Buffer.compare(dst.toArray() as Uint8Array, want), `${n} bytes from ${from} to ${to}`).toBe(0);
+        dst.dispose();
+      }
+    }
+    const whole = src.clone();
+    expect(Buffer.compare(whole.toArray() as Uint8Array, data)).toBe(0);
+    for (const t of [src, whole]) t.dispose();
+  });
+
   it('gives clear errors for wrong devices', () => {
     const moduli = modulusTable([97n]);
     const a = Tensor.fromArray(new BigUint64Array(8), { shape: [1, 8] });

@@ -35,7 +35,8 @@ struct Launch {
 };
 static_assert(sizeof(Launch<kManyPairs>) <= 4000, "kernel parameters must stay under the 4 KiB limit");
 static_assert(kFewPairs <= kManyPairs, "the small launch holds fewer pairs");
-static_assert(kCopyTensorsMaxPairBytes <= UINT32_MAX, "pair sizes travel as 32-bit byte counts");
+static_assert(kCopyKernelMaxPairBytes <= UINT32_MAX / 2, "pair sizes and offsets travel as 32-bit byte counts");
+static_assert(kCopyTensorsMaxPairBytes <= kCopyKernelMaxPairBytes, "small pairs are kernel pairs");
 
 // Copies bytes [begin, end) of one pair; `begin` is a multiple of 16 and both bases are aligned
 // to sizeof(T). Four loads per thread are issued before their stores: reads of pinned host memory
@@ -101,7 +102,7 @@ void launch_pairs(cudaStream_t stream, const CopyPair* pairs, uint32_t n, const 
   launch.first_tile[n] = tiles;
   launch.count = n;
   if (tiles == 0) return;  // only empty pairs
-  // At most Capacity * (kCopyTensorsMaxPairBytes / kTileBytes) = 512 blocks.
+  // At most Capacity * kCopyKernelMaxPairBytes / kTileBytes = 2^23 blocks (gridDim.x allows 2^31 - 1).
   launch_dependent(copy_tensors_kernel<Capacity>, tiles, kThreads, 0, stream, launch);
   check_launch(where);
 }
@@ -111,8 +112,8 @@ void launch_pairs(cudaStream_t stream, const CopyPair* pairs, uint32_t n, const 
 void copy_tensors(DeviceStream ds, const CopyPair* pairs, size_t count) {
   const char* where = "cuda::copy_tensors";
   for (size_t i = 0; i < count; ++i) {
-    if (pairs[i].bytes <= kCopyTensorsMaxPairBytes) continue;  // the message is built on failure only
-    require_argument(false, where, "pairs of at most " + std::to_string(kCopyTensorsMaxPairBytes) + " bytes",
+    if (pairs[i].bytes <= kCopyKernelMaxPairBytes) continue;  // the message is built on failure only
+    require_argument(false, where, "pairs of at most " + std::to_string(kCopyKernelMaxPairBytes) + " bytes",
                      std::to_string(pairs[i].bytes) + " bytes in pair " + std::to_string(i));
   }
   const auto stream = static_cast<cudaStream_t>(ds.stream);

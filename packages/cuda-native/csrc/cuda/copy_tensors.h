@@ -1,7 +1,8 @@
 // Batched copies between device-accessible buffers in one kernel launch per up to
 // kCopyTensorsPairsPerLaunch pairs: the CUDA twin of cpu::copy_tensors, used by copyTensors for
 // small pairs (a launch costs the host one API call, where a cudaMemcpyAsync per pair costs one
-// each). CUDA-free header: the CPU-only build includes it too.
+// each) and for large copies within one device (see kCopyKernelMaxPairBytes). CUDA-free header:
+// the CPU-only build includes it too.
 #pragma once
 
 #include <cstddef>
@@ -12,9 +13,17 @@
 
 namespace fhelium::cuda {
 
-// Largest pair the kernel copies; larger ones go to the copy engine (cudaMemcpyAsync), which
-// reaches full bandwidth where a kernel reading pinned host memory over PCIe would not.
+// Largest "small" pair: the largest pair from pinned host memory that the kernel copies (larger
+// ones go to the copy engine, cudaMemcpyAsync, which reaches full PCIe bandwidth where a kernel
+// reading pinned memory would not), and the size below which a few pairs are cheaper for the host
+// as one cudaMemcpyAsync each than as a launch.
 constexpr size_t kCopyTensorsMaxPairBytes = size_t{64} << 10;
+// Largest pair the kernel accepts at all. Larger pairs within one device go through the kernel
+// too: a copy-engine copy within the device carries a large fixed cost on the GPU (the H200 took
+// 16 us for two 2 MiB copies, an n14-l7 ciphertext each, and about 32 us for two 25 MiB ones,
+// reports/gpu/2026-12-03T1703-*), where the kernel streams at HBM bandwidth from its first
+// block. 1 GiB keeps every byte offset of the kernel within 32 bits.
+constexpr size_t kCopyKernelMaxPairBytes = size_t{1} << 30;
 // Pairs per launch: their descriptors travel in the kernel parameters, which must stay under the
 // 4 KiB parameter limit.
 constexpr size_t kCopyTensorsPairsPerLaunch = 128;
@@ -22,7 +31,7 @@ constexpr size_t kCopyTensorsPairsPerLaunch = 128;
 // Enqueues the copies of `pairs` on `ds` (device current, stream). Every pointer must be
 // accessible from that device: its memory, or pinned host memory (under unified addressing, which
 // every 64-bit process has, a pinned block's host address is also its device address). Each pair
-// holds at most kCopyTensorsMaxPairBytes, and no pair overlaps another pair or itself: the copies
+// holds at most kCopyKernelMaxPairBytes, and no pair overlaps another pair or itself: the copies
 // run concurrently. Throws Error(Argument) for a pair that is too large, Error(Cuda) when a launch
 // fails.
 void copy_tensors(DeviceStream ds, const CopyPair* pairs, size_t count);

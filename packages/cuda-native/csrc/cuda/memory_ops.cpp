@@ -81,7 +81,14 @@ void copy_bytes(const MemRef& dst, const MemRef& src, size_t n, bool non_blockin
   }
 
   if (dst.device == src.device) {
-    FHELIUM_CUDA_CHECK(cudaMemcpyAsync(dst.ptr, src.ptr, n, cudaMemcpyDeviceToDevice, s->stream));
+    // Large copies within the device by the kernel, at HBM bandwidth (see kCopyKernelMaxPairBytes);
+    // small ones cost the host less as a cudaMemcpyAsync.
+    if (n > kCopyTensorsMaxPairBytes && n <= kCopyKernelMaxPairBytes) {
+      const CopyPair pair{dst.ptr, src.ptr, n};
+      copy_tensors(DeviceStream{device, s->stream}, &pair, 1);
+    } else {
+      FHELIUM_CUDA_CHECK(cudaMemcpyAsync(dst.ptr, src.ptr, n, cudaMemcpyDeviceToDevice, s->stream));
+    }
     return;
   }
   // Peer copy: order after the work queued on the source's current stream, and make that stream
@@ -108,6 +115,18 @@ namespace {
 
 // Fewer small pairs than this go to cudaMemcpyAsync one by one instead of a gather launch.
 constexpr size_t kGatherFromPairs = 3;
+
+// A copy of a fast pair (see copy_batch) from device memory larger than a small pair: the kernel
+// copies it at HBM bandwidth where the copy engine would not (see kCopyKernelMaxPairBytes).
+bool large_within_device(const CopyRequest& r) {
+  return r.src.pinned == nullptr && r.bytes > kCopyTensorsMaxPairBytes && r.bytes <= kCopyKernelMaxPairBytes;
+}
+
+// Whether copy_batch copies the fast pair `r` with the kernel: every large pair within the
+// device, and the small pairs when `gather`; the rest go to cudaMemcpyAsync.
+bool by_kernel(const CopyRequest& r, bool gather) {
+  return large_within_device(r) || (gather && r.bytes <= kCopyTensorsMaxPairBytes);
+}
 
 // The pairs of one copy_batch call by kind, kept between calls so a batch allocates nothing once
 // they have grown (copy_batch is never re-entered).
@@ -166,19 +185,22 @@ void copy_batch(const CopyRequest* pairs, size_t count, bool non_blocking, Strea
     set_device(device);
     bool pinned_source = false;
     size_t small = 0;
+    size_t large_on_device = 0;
     for (const CopyRequest* r : plan.fast) {
       small += r->bytes <= kCopyTensorsMaxPairBytes ? 1 : 0;
+      large_on_device += large_within_device(*r) ? 1 : 0;
       pinned_source = pinned_source || r->src.pinned != nullptr;
     }
     // A kernel launch costs the host about twice a cudaMemcpyAsync (H200 host: ~3 µs against
-    // 1.3-1.9 µs): below kGatherFromPairs small pairs, each is its own copy.
-    const bool gather = small >= kGatherFromPairs;
+    // 1.3-1.9 µs): below kGatherFromPairs small pairs, each is its own copy, unless a large pair
+    // within the device launches the kernel anyway.
+    const bool gather = small >= kGatherFromPairs || large_on_device > 0;
     for (const CopyRequest* r : plan.fast) {
-      if (gather && r->bytes <= kCopyTensorsMaxPairBytes) plan.gather.push_back(CopyPair{r->dst.ptr, r->src.ptr, r->bytes});
+      if (by_kernel(*r, gather)) plan.gather.push_back(CopyPair{r->dst.ptr, r->src.ptr, r->bytes});
     }
     copy_tensors(DeviceStream{device, s->stream}, plan.gather.data(), plan.gather.size());
     for (const CopyRequest* r : plan.fast) {
-      if (!gather || r->bytes > kCopyTensorsMaxPairBytes) {
+      if (!by_kernel(*r, gather)) {
         FHELIUM_CUDA_CHECK(cudaMemcpyAsync(r->dst.ptr, r->src.ptr, r->bytes, cudaMemcpyDefault, s->stream));
       }
     }

@@ -103,8 +103,8 @@ void strided_copy(DeviceStream ds, void* dst, const void* src, const StridedCopy
 
 void copy_tensors(DeviceStream ds, const CopyPair* pairs, size_t count) {
   for (size_t i = 0; i < count; ++i) {
-    if (pairs[i].bytes <= kCopyTensorsMaxPairBytes) continue;  // the message is built on failure only
-    require_argument(false, "cuda::copy_tensors", "pairs of at most " + std::to_string(kCopyTensorsMaxPairBytes) + " bytes",
+    if (pairs[i].bytes <= kCopyKernelMaxPairBytes) continue;  // the message is built on failure only
+    require_argument(false, "cuda::copy_tensors", "pairs of at most " + std::to_string(kCopyKernelMaxPairBytes) + " bytes",
                      std::to_string(pairs[i].bytes) + " bytes in pair " + std::to_string(i));
   }
   if (count == 0) return;
