@@ -19,10 +19,10 @@ namespace fhelium::cuda {
 // as one cudaMemcpyAsync each than as a launch.
 constexpr size_t kCopyTensorsMaxPairBytes = size_t{64} << 10;
 // Largest pair the kernel accepts at all. Larger pairs within one device go through the kernel
-// too: a copy-engine copy within the device carries a large fixed cost on the GPU (the H200 took
-// 16 us for two 2 MiB copies, an n14-l7 ciphertext each, and about 32 us for two 25 MiB ones,
-// reports/gpu/2026-12-03T1703-*), where the kernel streams at HBM bandwidth from its first
-// block. 1 GiB keeps every byte offset of the kernel within 32 bits.
+// too: on the H200, replay([ct, ct]) of a CUDA Graph program spent 14.2 us of GPU time more than
+// replayPrepared() at n14-l7 (two 2 MiB copies) with the copy engine and 5.9 us with the kernel,
+// and 32 against 27 us at n16-l23 (two 24 MiB copies) (graph bench, reports/gpu/2026-12-03T1703-*
+// and T1717-*). 1 GiB keeps every byte offset of the kernel within 32 bits.
 constexpr size_t kCopyKernelMaxPairBytes = size_t{1} << 30;
 // Pairs per launch: their descriptors travel in the kernel parameters, which must stay under the
 // 4 KiB parameter limit.
