@@ -20,7 +20,7 @@ import {
   TensorArgumentError,
   TensorDisposedError,
 } from './errors.js';
-import { elementSpan, formatShape, sameShape } from './layout.js';
+import { anySpansOverlap, elementSpan, formatShape, sameShape } from './layout.js';
 import { native, type NativeHandle } from './native.js';
 import type { TensorStorage } from './storage.js';
 import { Stream } from './stream.js';
@@ -143,7 +143,6 @@ function preparePlan(destinations: readonly Tensor[], where: string): Plan {
   const words = new BigUint64Array(count * WORDS);
   const contiguous: boolean[] = [];
   const byStorage = new Map<TensorStorage, Tensor[]>();
-  let overlapping = false;
   for (let i = 0; i < count; i += 1) {
     const dst: unknown = destinations[i];
     if (!(dst instanceof Tensor)) throw new TensorArgumentError(`${where}: destinations[${i}]: expected a Tensor, got ${String(dst)}`);
@@ -154,12 +153,12 @@ function preparePlan(destinations: readonly Tensor[], where: string): Plan {
     words[i * WORDS + BYTES] = BigInt(dst.nbytes);
     contiguous.push(dst._contiguous);
     const sharing = byStorage.get(storage);
-    if (sharing === undefined) {
-      byStorage.set(storage, [dst]);
-    } else {
-      overlapping ||= sharing.some((other) => spansOverlap(dst, other));
-      sharing.push(dst);
-    }
+    if (sharing === undefined) byStorage.set(storage, [dst]);
+    else sharing.push(dst);
+  }
+  let overlapping = false;
+  for (const sharing of byStorage.values()) {
+    if (sharing.length > 1) overlapping ||= anySpansOverlap(sharing.map((t) => elementSpan(t.shape, t.stride, t.storageOffset)));
   }
   const descriptors = native().copyTensorsDescriptors(words);
   return {
@@ -171,14 +170,6 @@ function preparePlan(destinations: readonly Tensor[], where: string): Plan {
     overlapping,
     slow: new Uint8Array(count),
   };
-}
-
-/** Whether the element ranges of two views of one storage overlap (conservative for strided views). */
-function spansOverlap(a: Tensor, b: Tensor): boolean {
-  const sa = elementSpan(a.shape, a.stride, a.storageOffset);
-  const sb = elementSpan(b.shape, b.stride, b.storageOffset);
-  if (sa === null || sb === null) return false;
-  return sa[0] <= sb[1] && sb[0] <= sa[1];
 }
 
 function runPlan(plan: Plan, sources: readonly Tensor[], options: CopyTensorsOptions | undefined, where: string): void {

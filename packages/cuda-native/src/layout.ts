@@ -138,3 +138,19 @@ export function elementSpan(
   }
   return [lo, hi];
 }
+
+/**
+ * Whether any two of `spans` (closed element ranges from {@link elementSpan}; `null`, an empty
+ * view, overlaps nothing) share an element offset. Sorted by start, a span overlaps an earlier
+ * one exactly when it starts at or before the largest end seen so far: O(n log n), where
+ * comparing every pair of a thousand views of one storage would take half a million comparisons.
+ */
+export function anySpansOverlap(spans: readonly (readonly [number, number] | null)[]): boolean {
+  const present = spans.filter((span): span is readonly [number, number] => span !== null).sort((a, b) => a[0] - b[0]);
+  let end = -Infinity;
+  for (const [lo, hi] of present) {
+    if (lo <= end) return true;
+    if (hi > end) end = hi;
+  }
+  return false;
+}
