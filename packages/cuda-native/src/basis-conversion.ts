@@ -28,7 +28,7 @@ import {
   type BuiltTables,
   type PolyGeometry,
 } from './kernel-checks.js';
-import { NttTables } from './ntt.js';
+import { checkNttTablesFor, type NttTables } from './ntt.js';
 import { Tensor } from './tensor.js';
 
 /** Options of the table builders. */
@@ -273,9 +273,7 @@ export function modUpDigitsNtt(
   const op = 'modUpDigitsNtt';
   if (!(ownLimbsFrom instanceof Tensor)) throw new TensorArgumentError(`${op}: ownLimbsFrom must be a Tensor (the NTT form of a), got ${String(ownLimbsFrom)}`);
   const { g, numDigits, outLimbs, layouts, ptrs, words, own } = checkDigitsCall(op, a, tables, digitSize, ownLimbsFrom);
-  if (!(ntt instanceof NttTables)) throw new TensorArgumentError(`${op}: ntt must be NttTables, got ${String(ntt)}`);
-  ntt._checkFor(a, op);
-  if (g.n !== 2 ** ntt.logN) throw new TensorArgumentError(`${op}: a has N = ${g.n} but the NTT tables are for N = 2^${ntt.logN}`);
+  checkNttTablesFor(ntt, 'ntt', a, 'a', g.n, op);
   const map = limbMap(options.limbToPrime, outLimbs, ntt.numPrimes, op);
   tables.forEach((t, d) => {
     const begin = d * digitSize;
@@ -384,8 +382,6 @@ export interface ModDownNttOptions extends ModDownFinishOptions {
 export function modDownNtt(x: Tensor, ntt: NttTables, conversion: BasisConversionTables, constants: Tensor, options: ModDownNttOptions = {}): Tensor {
   const op = 'modDownNtt';
   checkU64(x, 'x', op);
-  if (!(ntt instanceof NttTables)) throw new TensorArgumentError(`${op}: ntt must be NttTables, got ${String(ntt)}`);
-  ntt._checkFor(x, op);
   const t = checkTables(conversion, op);
   t._checkFor(x, op);
   checkContiguousU64(constants, 'constants', op);
@@ -399,7 +395,7 @@ export function modDownNtt(x: Tensor, ntt: NttTables, conversion: BasisConversio
   if (g.limbs !== q + p) {
     throw new ShapeMismatchError(`${op}: the conversion is from ${p} to ${q} limbs, so x needs ${q + p} limbs, got ${formatShape(x.shape)}`);
   }
-  if (g.n !== 2 ** ntt.logN) throw new TensorArgumentError(`${op}: x has N = ${g.n} but the NTT tables are for N = 2^${ntt.logN}`);
+  checkNttTablesFor(ntt, 'ntt', x, 'x', g.n, op);
   const map = limbMap(options.limbToPrime, g.limbs, ntt.numPrimes, op);
   for (let i = 0; i < q + p; i++) {
     const expected = i < q ? t.dstPrimes[i] : t.srcPrimes[i - q];

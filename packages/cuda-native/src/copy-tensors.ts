@@ -124,9 +124,9 @@ export class TensorCopyBatch {
  * memory or from CUDA memory of the same device share one gather-kernel launch per 128 pairs when
  * they hold at most 64 KiB (the kernel reads pinned memory directly), as do larger pairs from CUDA
  * memory (up to 1 GiB); larger pairs from pinned memory use `cudaMemcpyAsync` (the copy engine);
- * every other pair (pageable host memory, another device, device
- * to host, non-contiguous views) is copied as `copy_` does. Pinned and CUDA sources may be
- * disposed right after the call: the allocators keep their memory until the copies have read it.
+ * every other pair (pageable host memory, another device, device to host, non-contiguous views)
+ * is copied as `copy_` does. Pinned and CUDA sources may be disposed right after the call: the
+ * allocators keep their memory until the copies have read it.
  * @param destinations - The tensors to write.
  * @param sources - One per destination, with its shape and dtype; on any devices.
  * @param options - `stream` and `nonBlocking` (default false), as for `Tensor.copy_`.

@@ -115,14 +115,28 @@ function digitSkipArguments(skip: NttDigitSkip | undefined, a: Tensor, out: Tens
   return [digitSize, qLimbs];
 }
 
+/**
+ * `tables` as NttTables usable with the operand `ref` of ring degree `n`: live, on `ref`'s device,
+ * and built for that N. Every kernel that takes NTT tables checks them here. @internal
+ * @param name - The tables' argument name in messages (`tables`, `ntt`).
+ * @param refName - The operand's name in messages.
+ * @throws {TensorArgumentError} when `tables` are not NttTables or are for another N;
+ *   {@link TensorDisposedError} / {@link DeviceMismatchError} (from `_checkFor`) when they were
+ *   disposed or live on another device.
+ */
+export function checkNttTablesFor(tables: unknown, name: string, ref: Tensor, refName: string, n: number, op: string): NttTables {
+  if (!(tables instanceof NttTables)) throw new TensorArgumentError(`${op}: ${name} must be NttTables, got ${String(tables)}`);
+  tables._checkFor(ref, op);
+  if (n !== 2 ** tables.logN) {
+    throw new TensorArgumentError(`${op}: ${refName} has N = ${n} but the NTT tables are for N = 2^${tables.logN} = ${2 ** tables.logN}`);
+  }
+  return tables;
+}
+
 function transform(kind: 'nttForward' | 'nttInverse', a: Tensor, tables: NttTables, options: NttForwardOptions): Tensor {
   checkU64(a, 'a', kind);
-  if (!(tables instanceof NttTables)) throw new TensorArgumentError(`${kind}: tables must be NttTables, got ${String(tables)}`);
-  tables._checkFor(a, kind);
   const g = polyGeometry(a, 'a', kind);
-  if (g.n !== 2 ** tables.logN) {
-    throw new TensorArgumentError(`${kind}: a has N = ${g.n} but the tables are for N = 2^${tables.logN} = ${2 ** tables.logN}`);
-  }
+  checkNttTablesFor(tables, 'tables', a, 'a', g.n, kind);
   const map = limbMap(options.limbToPrime, g.limbs, tables.numPrimes, kind);
   // Checked before the output is allocated, so a refused skip allocates nothing.
   const skip = kind === 'nttForward' ? digitSkipArguments(options.skipDigitLimbs, a, options.out, g.limbs) : null;

@@ -11,7 +11,7 @@ import { type DeviceLike } from './device.js';
 import { ShapeMismatchError, TensorArgumentError } from './errors.js';
 import { formatShape } from './layout.js';
 import { checkU64, kernels, KernelTables, limbMap, log2, outputOperand, polyGeometry, primeArray, sameDevice, withScratch, type BuiltTables } from './kernel-checks.js';
-import { NttTables } from './ntt.js';
+import { checkNttTablesFor, type NttTables } from './ntt.js';
 import { Tensor } from './tensor.js';
 
 /** Options of {@link RescaleTables.build}. */
@@ -117,15 +117,13 @@ export interface RescaleNttOptions extends RescaleOptions {
 export function rescaleNtt(x: Tensor, ntt: NttTables, tables: RescaleTables, options: RescaleNttOptions = {}): Tensor {
   const op = 'rescaleNtt';
   checkU64(x, 'x', op);
-  if (!(ntt instanceof NttTables)) throw new TensorArgumentError(`${op}: ntt must be NttTables, got ${String(ntt)}`);
-  ntt._checkFor(x, op);
   checkTables(tables, op)._checkFor(x, op);
   const g = polyGeometry(x, 'x', op);
   const l = tables.numDst;
   if (g.limbs !== l + 1) {
     throw new ShapeMismatchError(`${op}: the tables rescale ${l + 1} limbs but x ${formatShape(x.shape)} has ${g.limbs}`);
   }
-  if (g.n !== 2 ** ntt.logN) throw new TensorArgumentError(`${op}: x has N = ${g.n} but the NTT tables are for N = 2^${ntt.logN}`);
+  checkNttTablesFor(ntt, 'ntt', x, 'x', g.n, op);
   const map = limbMap(options.limbToPrime, g.limbs, ntt.numPrimes, op);
   for (let i = 0; i <= l; i++) {
     if (ntt.primes[map[i]!] !== tables.primes[i]) {

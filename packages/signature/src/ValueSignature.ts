@@ -4,10 +4,10 @@ import { exactHeaderProblem, tensorResidentProblem, type TensorResident } from '
 import { TensorSignature, type TensorSignatureJSON } from './TensorSignature.js';
 import { describeValue, quote } from './describe.js';
 import {
-  sharedCanonicalMetadata,
   metadataEquals,
   metadataFromJSON,
   metadataToJSON,
+  sharedCanonicalMetadata,
   type CanonicalMetadata,
   type MetadataJSON,
 } from './metadata.js';

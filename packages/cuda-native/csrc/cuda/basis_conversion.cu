@@ -298,8 +298,7 @@ void mod_up_digits_ntt(DeviceStream ds, const uint64_t* in, const uint64_t* own_
   require_grid_y(where, num_digits * out_limbs);
   require_aligned_twiddles(where, ntt.forward);
   const uint32_t polys = static_cast<uint32_t>(num_digits) * out_limbs;
-  // Strides of a batch of one do not matter; keep them consistent for the kernels.
-  const std::size_t stride = num_digits == 1 ? static_cast<std::size_t>(out_limbs) << log_n : out_digit_stride;
+  const std::size_t stride = kernel_batch_stride(num_digits, out_digit_stride, static_cast<std::size_t>(out_limbs) << log_n);
   OneLimbModUpLoad load{};
   load.coeff = in;
   load.log_n = log_n;

@@ -28,6 +28,13 @@ constexpr size_t kCopyKernelMaxPairBytes = size_t{1} << 30;
 // 4 KiB parameter limit.
 constexpr size_t kCopyTensorsPairsPerLaunch = 128;
 
+// Whether a copy of `bytes` within one device goes to the kernel rather than the copy engine:
+// larger than a small pair (small ones cost the host less as one cudaMemcpyAsync each) and within
+// what the kernel accepts.
+constexpr bool large_device_copy_by_kernel(size_t bytes) {
+  return bytes > kCopyTensorsMaxPairBytes && bytes <= kCopyKernelMaxPairBytes;
+}
+
 // Enqueues the copies of `pairs` on `ds` (device current, stream). Every pointer must be
 // accessible from that device: its memory, or pinned host memory (under unified addressing, which
 // every 64-bit process has, a pinned block's host address is also its device address). Each pair

@@ -83,7 +83,7 @@ void copy_bytes(const MemRef& dst, const MemRef& src, size_t n, bool non_blockin
   if (dst.device == src.device) {
     // Large copies within the device by the kernel, which costs the GPU less time than the copy
     // engine (see kCopyKernelMaxPairBytes); small ones cost the host less as a cudaMemcpyAsync.
-    if (n > kCopyTensorsMaxPairBytes && n <= kCopyKernelMaxPairBytes) {
+    if (large_device_copy_by_kernel(n)) {
       const CopyPair pair{dst.ptr, src.ptr, n};
       copy_tensors(DeviceStream{device, s->stream}, &pair, 1);
     } else {
@@ -119,7 +119,7 @@ constexpr size_t kGatherFromPairs = 3;
 // A copy of a fast pair (see copy_batch) from device memory larger than a small pair: the kernel
 // copies it in less GPU time than the copy engine (see kCopyKernelMaxPairBytes).
 bool large_within_device(const CopyRequest& r) {
-  return r.src.pinned == nullptr && r.bytes > kCopyTensorsMaxPairBytes && r.bytes <= kCopyKernelMaxPairBytes;
+  return r.src.pinned == nullptr && large_device_copy_by_kernel(r.bytes);
 }
 
 // Whether copy_batch copies the fast pair `r` with the kernel: every large pair within the

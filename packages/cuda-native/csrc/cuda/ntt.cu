@@ -31,10 +31,9 @@ void run(DeviceStream ds, const uint64_t* in, std::size_t in_batch_stride, uint6
   require_aligned_twiddles(where, kFwd ? t.forward : t.inverse);
   const uint32_t polys = static_cast<uint32_t>(batch * limbs);
   const uint32_t log_n = t.log_n;
-  // Strides of a batch of one do not matter; keep them consistent for the kernels.
   const std::size_t poly_words = limbs << log_n;
-  const std::size_t in_stride = batch == 1 ? poly_words : in_batch_stride;
-  const std::size_t out_stride = batch == 1 ? poly_words : out_batch_stride;
+  const std::size_t in_stride = kernel_batch_stride(batch, in_batch_stride, poly_words);
+  const std::size_t out_stride = kernel_batch_stride(batch, out_batch_stride, poly_words);
 
   const int device = ds.device;
   const auto stream = static_cast<cudaStream_t>(ds.stream);

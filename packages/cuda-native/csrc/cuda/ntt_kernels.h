@@ -445,10 +445,17 @@ struct LimbExtension {
   uint32_t batch;
 };
 
+// The batch stride the kernels index with: the stride of a batch of one never matters (callers may
+// pass anything there), so it is normalised to the contiguous one, `batch_words` (the words of one
+// batch element), which keeps every kernel's index arithmetic consistent.
+inline std::size_t kernel_batch_stride(std::size_t batch, std::size_t stride, std::size_t batch_words) {
+  return batch == 1 ? batch_words : stride;
+}
+
 // The extension that rescale_ntt and mod_down_ntt (one P limb) run: x's last limb (limb dst_limbs
 // of the dst_limbs + 1 per batch element, limb i on table row map.prime[i]) to its first dst_limbs
-// limbs, through one scratch limb per batch element into out. Strides of a batch of one are
-// normalised to contiguous; e.src_stride is x's. `map` must outlive the result (src_primes and
+// limbs, through one scratch limb per batch element into out. Strides go through
+// kernel_batch_stride; e.src_stride is x's. `map` must outlive the result (src_primes and
 // dst_primes point into it). Throws Error(Argument) naming `where` for misaligned twiddle tables.
 inline LimbExtension last_limb_extension(const char* where, const NttTablesView& ntt, const uint64_t* x,
                                          std::size_t x_batch_stride, uint64_t* scratch, std::size_t scratch_batch_stride,
@@ -459,13 +466,13 @@ inline LimbExtension last_limb_extension(const char* where, const NttTablesView&
   const std::size_t n = std::size_t{1} << ntt.log_n;
   LimbExtension e{};
   e.src = x + dst_limbs * n;
-  e.src_stride = batch == 1 ? (dst_limbs + 1) * n : x_batch_stride;
+  e.src_stride = kernel_batch_stride(batch, x_batch_stride, (dst_limbs + 1) * n);
   e.src_limbs = 1;
   e.src_primes = map.prime + dst_limbs;
   e.scratch = scratch;
-  e.scratch_stride = batch == 1 ? n : scratch_batch_stride;
+  e.scratch_stride = kernel_batch_stride(batch, scratch_batch_stride, n);
   e.out = out;
-  e.out_stride = batch == 1 ? dst_limbs * n : out_batch_stride;
+  e.out_stride = kernel_batch_stride(batch, out_batch_stride, dst_limbs * n);
   e.dst_limbs = dst_limbs;
   e.dst_primes = map.prime;
   e.batch = static_cast<uint32_t>(batch);
