@@ -228,11 +228,22 @@ struct ModDownFinishStore {
   BatchedOperand addend;
   uint32_t log_n;
 
-  __device__ __forceinline__ uint64_t operator()(uint32_t b, uint32_t limb, std::size_t i, uint64_t v) const {
+  // `addend`: the addend's element, or 0 where the addend has no row for this batch element.
+  struct Operands {
+    uint64_t x;
+    uint64_t addend;
+  };
+  __device__ __forceinline__ Operands fetch(uint32_t b, uint32_t limb, std::size_t i) const {
+    const uint64_t* row = addend.row(b, limb, int64_t{1} << log_n);
+    return {x[b * x_stride + (static_cast<std::size_t>(limb) << log_n) + i], row != nullptr ? row[i] : 0};
+  }
+  __device__ __forceinline__ uint64_t operator()(const Operands& in, uint32_t b, uint32_t limb, std::size_t, uint64_t v) const {
     const uint64_t* c = constants + 3 * static_cast<std::size_t>(limb);
-    const std::size_t row = static_cast<std::size_t>(limb) << log_n;
-    return sub_scale_add(x[b * x_stride + row + i], v, addend.row(b, limb, int64_t{1} << log_n),
-                         static_cast<uint32_t>(i), __ldg(c), __ldg(c + 1), __ldg(c + 2));
+    const uint64_t q = __ldg(c);
+    // sub_scale_add's words (the CPU twin's), without the address of `in.addend`, which would
+    // put the fetched operands in local memory: the addend is added where it has a row.
+    const uint64_t r = sub_then_scale(in.x, v, q, __ldg(c + 1), __ldg(c + 2));
+    return b < addend.count ? add_mod(r, in.addend, q) : r;
   }
 };
 

@@ -51,10 +51,15 @@ struct RescaleFinishStore {
   const uint64_t* finish;  // RescaleView::finish, [l][3]
   uint32_t log_n;
 
-  __device__ __forceinline__ uint64_t operator()(uint32_t b, uint32_t limb, std::size_t i, uint64_t v) const {
+  struct Operands {
+    uint64_t x;
+  };
+  __device__ __forceinline__ Operands fetch(uint32_t b, uint32_t limb, std::size_t i) const {
+    return {x[b * x_stride + (static_cast<std::size_t>(limb) << log_n) + i]};
+  }
+  __device__ __forceinline__ uint64_t operator()(const Operands& in, uint32_t, uint32_t limb, std::size_t, uint64_t v) const {
     const uint64_t* c = finish + 3 * static_cast<std::size_t>(limb);
-    const uint64_t xi = x[b * x_stride + (static_cast<std::size_t>(limb) << log_n) + i];
-    return sub_scale_add(xi, v, nullptr, 0, __ldg(c), __ldg(c + 1), __ldg(c + 2));
+    return sub_scale_add(in.x, v, nullptr, 0, __ldg(c), __ldg(c + 1), __ldg(c + 2));
   }
 };
 
