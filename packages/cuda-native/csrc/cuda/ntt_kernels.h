@@ -112,17 +112,19 @@ struct PlainLoad {
   }
 };
 
-// Stores a thread's 8 elements after a stage group (window [lo, lo + 3)): to global memory when
-// the group ends the phase there (`to_global`), else to shared memory followed by the block
+// Stores a thread's E elements after a stage group (window [lo, lo + log2 E)): to global memory
+// when the group ends the phase there (`to_global`), else to shared memory followed by the block
 // barrier that the next group's reads need. `to_global` is the same for the whole block.
-__device__ __forceinline__ void store_group(const uint64_t (&x)[8], bool to_global, uint64_t* dst, uint64_t* sh,
+template <int E>
+__device__ __forceinline__ void store_group(const uint64_t (&x)[E], bool to_global, uint64_t* dst, uint64_t* sh,
                                             const TileGeom& g, uint32_t t, uint32_t lo) {
+  constexpr int R = slot_bits<E>();
   if (to_global) {
 #pragma unroll
-    for (int v = 0; v < 8; ++v) dst[glob(g, slot_k(t, v, lo))] = x[v];
+    for (int v = 0; v < E; ++v) dst[glob(g, slot_k<R>(t, v, lo))] = x[v];
   } else {
 #pragma unroll
-    for (int v = 0; v < 8; ++v) sh[sh_addr(g, slot_k(t, v, lo))] = x[v];
+    for (int v = 0; v < E; ++v) sh[sh_addr(g, slot_k<R>(t, v, lo))] = x[v];
     __syncthreads();
   }
 }
@@ -132,13 +134,14 @@ __device__ __forceinline__ void store_group(const uint64_t (&x)[8], bool to_glob
 // Reads and writes global memory directly in the first and last groups (each warp access covers
 // runs of >= 32 contiguous bytes).
 // kCols columns per block (columns_per_block(S), or narrow_columns_per_block(S) for few
-// polynomials) with kCols << (S - 3) threads. 1024 resident threads per SM cap registers at 64;
-// ptxas -v shows no spills.
-template <bool kFwd, int S, uint32_t kCols, typename Load>
-__global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3)))
+// polynomials) with kCols << (S - R) threads of 2^R slots (kWideSlotBits or kNarrowSlotBits).
+// 1024 resident threads per SM cap registers at 64; ptxas -v shows no spills.
+template <bool kFwd, int S, uint32_t kCols, int R, typename Load>
+__global__ void __launch_bounds__(kCols << (S - R), 1024 / (kCols << (S - R)))
     ntt_columns_kernel(NttLaunch p, Load load) {
-  constexpr int kGroups = groups_for(S);
-  constexpr uint32_t kThreadsHere = kCols << (S - 3);
+  constexpr int kSlots = 1 << R;
+  constexpr int kGroups = groups_for(S, R);
+  constexpr uint32_t kThreadsHere = kCols << (S - R);
   __shared__ uint64_t sh[kCols << S];
   // The block's twiddles (column_twiddles(S) entries), staged once: read from global memory in
   // every stage they put one dependent load latency per stage group on the block's critical path,
@@ -163,13 +166,13 @@ __global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3)))
   }
   wait_for_producers();
   if (skipped) return;
-  uint64_t x[8];
+  uint64_t x[kSlots];
   {
     uint32_t lo;
     int q_lo, q_hi;
-    group_bits<kFwd, S>(0, lo, q_lo, q_hi);
+    group_bits<kFwd, S, R>(0, lo, q_lo, q_hi);
 #pragma unroll
-    for (int v = 0; v < 8; ++v) x[v] = load(src, b, limb, glob(g, slot_k(t, v, lo)));
+    for (int v = 0; v < kSlots; ++v) x[v] = load(src, b, limb, glob(g, slot_k<R>(t, v, lo)));
   }
   __pipeline_wait_prior(0);
   __syncthreads();
@@ -178,10 +181,10 @@ __global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3)))
   for (int grp = 0; grp < kGroups; ++grp) {
     uint32_t lo;
     int q_lo, q_hi;
-    group_bits<kFwd, S>(grp, lo, q_lo, q_hi);
+    group_bits<kFwd, S, R>(grp, lo, q_lo, q_hi);
     if (grp > 0) {
 #pragma unroll
-      for (int v = 0; v < 8; ++v) x[v] = sh[sh_addr(g, slot_k(t, v, lo))];
+      for (int v = 0; v < kSlots; ++v) x[v] = sh[sh_addr(g, slot_k<R>(t, v, lo))];
     }
     reg_stages<kFwd, ColumnTwiddles>(x, lo, q_lo, q_hi, t, g, c);
     store_group(x, grp == kGroups - 1, dst, sh, g, t, lo);
@@ -198,18 +201,19 @@ __global__ void __launch_bounds__(kCols << (S - 3), 1024 / (kCols << (S - 3)))
 // phase, which already staged its twiddles: a dependent global load per stage group was most of
 // a small transform's time. The single-kernel form (log_n <= 12, 4096 words) has no room for it
 // in 48 KiB of static shared memory and keeps reading the global table.
-template <bool kFwd, int S, int kTiles, bool kStageTw, typename Epilogue>
-__global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles << (S - 3)) : 1)
+template <bool kFwd, int S, int kTiles, bool kStageTw, int R, typename Epilogue>
+__global__ void __launch_bounds__(kTiles << (S - R), kStageTw ? 1024 / (kTiles << (S - R)) : 1)
     ntt_chunks_kernel(NttLaunch p, Epilogue epilogue) {
+  constexpr int kSlots = 1 << R;
   constexpr uint32_t kWords = static_cast<uint32_t>(kTiles) << S;
-  constexpr uint32_t kThreadsHere = static_cast<uint32_t>(kTiles) << (S - 3);
-  constexpr int kGroups = groups_for(S);
+  constexpr uint32_t kThreadsHere = static_cast<uint32_t>(kTiles) << (S - R);
+  constexpr int kGroups = groups_for(S, R);
   using Tw = std::conditional_t<kStageTw, ChunkTwiddles<kWords>, GlobalTwiddles>;
   __shared__ uint64_t sh[kWords];
   __shared__ ulonglong2 sh_tw[kStageTw ? chunk_twiddles(kWords, S) : 1];
   const uint32_t tid = threadIdx.x;
-  const uint32_t tile = tid >> (S - 3);
-  const uint32_t t = tid & ((1u << (S - 3)) - 1u);
+  const uint32_t tile = tid >> (S - R);
+  const uint32_t t = tid & ((1u << (S - R)) - 1u);
   const uint32_t limb = blockIdx.y % p.limbs;
   const uint32_t b = blockIdx.y / p.limbs;
   const bool skipped = p.skip.skips(b, limb);
@@ -234,9 +238,9 @@ __global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles <
     c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
   }
   wait_for_producers();
-  // A thread handles kWords / kThreadsHere = 8 words in the copy and epilogue loops below, which
-  // load all of them before storing any (see PlainStore).
-  constexpr uint32_t kWordsPerThread = kWords / kThreadsHere;
+  // A thread handles kWords / kThreadsHere = kSlots words in the copy and epilogue loops below,
+  // which load all of them before storing any (see PlainStore).
+  constexpr uint32_t kWordsPerThread = kSlots;
   if (skipped) {
     if (kFwd && p.skip_copy_from != nullptr) {
       const uint64_t* from = p.skip_copy_from + (static_cast<std::size_t>(limb) << p.log_n) + block_off;
@@ -248,14 +252,14 @@ __global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles <
     }
     return;
   }
-  uint64_t x[8];
+  uint64_t x[kSlots];
   if (kFwd && kStageTw) {
     // Group 0 reads global memory directly; its loads overlap the twiddle staging.
     uint32_t lo;
     int q_lo, q_hi;
-    group_bits<kFwd, S>(0, lo, q_lo, q_hi);
+    group_bits<kFwd, S, R>(0, lo, q_lo, q_hi);
 #pragma unroll
-    for (int v = 0; v < 8; ++v) x[v] = src[glob(g, slot_k(t, v, lo))];
+    for (int v = 0; v < kSlots; ++v) x[v] = src[glob(g, slot_k<R>(t, v, lo))];
   } else if (!kFwd) {
     copy_async<8>(sh, src + block_off, kWords, tid, kThreadsHere, Swizzled{}, SameIndex{});
   }
@@ -267,11 +271,11 @@ __global__ void __launch_bounds__(kTiles << (S - 3), kStageTw ? 1024 / (kTiles <
   for (int grp = 0; grp < kGroups; ++grp) {
     uint32_t lo;
     int q_lo, q_hi;
-    group_bits<kFwd, S>(grp, lo, q_lo, q_hi);
+    group_bits<kFwd, S, R>(grp, lo, q_lo, q_hi);
     if (!kFwd || !kStageTw || grp > 0) {
 #pragma unroll
-      for (int v = 0; v < 8; ++v) {
-        const uint32_t k = slot_k(t, v, lo);
+      for (int v = 0; v < kSlots; ++v) {
+        const uint32_t k = slot_k<R>(t, v, lo);
         x[v] = (kFwd && grp == 0) ? src[glob(g, k)] : sh[sh_addr(g, k)];
       }
     }
@@ -340,7 +344,7 @@ void prefer_shared_carveout(Kernel kernel) {
 
 template <bool kFwd, int S, typename Load>
 struct ntt_columns_kernel_tag {};
-template <bool kFwd, int S, int kTiles, bool kStageTw, typename Epilogue>
+template <bool kFwd, int S, int kTiles, bool kStageTw, int R, typename Epilogue>
 struct ntt_chunks_kernel_tag {};
 
 // Runs `set` once per device for the calling template instance (`Tag`). Precondition:
@@ -358,29 +362,29 @@ void once_per_device(int device, Set set) {
 
 template <bool kFwd, int S, typename Load>
 void launch_columns(const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream, const Load& load) {
-  once_per_device<ntt_columns_kernel_tag<kFwd, S, Load>>(device, [] {
-    prefer_shared_carveout(ntt_columns_kernel<kFwd, S, narrow_columns_per_block(S), Load>);
-    prefer_shared_carveout(ntt_columns_kernel<kFwd, S, columns_per_block(S), Load>);
-  });
   constexpr uint32_t kCols = columns_per_block(S);
   constexpr uint32_t kNarrow = narrow_columns_per_block(S);
+  constexpr auto wide = ntt_columns_kernel<kFwd, S, kCols, kWideSlotBits, Load>;
+  constexpr auto narrow = ntt_columns_kernel<kFwd, S, kNarrow, kNarrowSlotBits, Load>;
+  once_per_device<ntt_columns_kernel_tag<kFwd, S, Load>>(device, [] {
+    prefer_shared_carveout(narrow);
+    prefer_shared_carveout(wide);
+  });
   const uint32_t columns = 1u << (p.log_n - S);
   if (polys * (columns / kCols) < kNarrowBelowBlocks) {
-    launch_dependent(ntt_columns_kernel<kFwd, S, kNarrow, Load>, dim3(columns / kNarrow, polys),
-        dim3(kNarrow << (S - 3)), 0, stream, p, load);
+    launch_dependent(narrow, dim3(columns / kNarrow, polys), dim3(kNarrow << (S - kNarrowSlotBits)), 0, stream, p, load);
   } else {
-    launch_dependent(ntt_columns_kernel<kFwd, S, kCols, Load>, dim3(columns / kCols, polys),
-        dim3(kCols << (S - 3)), 0, stream, p, load);
+    launch_dependent(wide, dim3(columns / kCols, polys), dim3(kCols << (S - kWideSlotBits)), 0, stream, p, load);
   }
 }
 
-template <bool kFwd, int S, int kTiles, bool kStageTw, typename Epilogue>
+template <bool kFwd, int S, int kTiles, bool kStageTw, int R, typename Epilogue>
 void launch_chunks(const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream, const Epilogue& epilogue) {
-  once_per_device<ntt_chunks_kernel_tag<kFwd, S, kTiles, kStageTw, Epilogue>>(
-      device, [] { prefer_shared_carveout(ntt_chunks_kernel<kFwd, S, kTiles, kStageTw, Epilogue>); });
+  constexpr auto kernel = ntt_chunks_kernel<kFwd, S, kTiles, kStageTw, R, Epilogue>;
+  once_per_device<ntt_chunks_kernel_tag<kFwd, S, kTiles, kStageTw, R, Epilogue>>(
+      device, [] { prefer_shared_carveout(kernel); });
   const uint32_t chunks = 1u << (p.log_n - S);
-  launch_dependent(ntt_chunks_kernel<kFwd, S, kTiles, kStageTw, Epilogue>, dim3(chunks / kTiles, polys),
-      dim3(kTiles << (S - 3)), 0, stream, p, epilogue);
+  launch_dependent(kernel, dim3(chunks / kTiles, polys), dim3(kTiles << (S - R)), 0, stream, p, epilogue);
 }
 
 // The two-phase chunk launch: full-width blocks, or narrow ones when few polynomials leave SMs idle.
@@ -391,9 +395,9 @@ void launch_chunks_two_phase(const NttLaunch& p, uint32_t polys, int device, cud
   constexpr int kNarrow = static_cast<int>(narrow_chunk_tiles_per_block(S));
   const uint32_t chunks = 1u << (p.log_n - S);
   if (polys * (chunks / kTiles) < kNarrowBelowBlocks) {
-    launch_chunks<kFwd, S, kNarrow, true>(p, polys, device, stream, epilogue);
+    launch_chunks<kFwd, S, kNarrow, true, kNarrowSlotBits>(p, polys, device, stream, epilogue);
   } else {
-    launch_chunks<kFwd, S, kTiles, true>(p, polys, device, stream, epilogue);
+    launch_chunks<kFwd, S, kTiles, true, kWideSlotBits>(p, polys, device, stream, epilogue);
   }
 }
 
@@ -416,9 +420,9 @@ void dispatch_chunks(uint32_t s, bool single, const NttLaunch& p, uint32_t polys
   static_assert(kFwd || std::is_same_v<Epilogue, PlainStore>, "only forward transforms have an epilogue");
   if (single) {
     switch (s) {
-      case 10: launch_chunks<kFwd, 10, 1, false>(p, polys, device, stream, epilogue); break;
-      case 11: launch_chunks<kFwd, 11, 1, false>(p, polys, device, stream, epilogue); break;
-      default: launch_chunks<kFwd, 12, 1, false>(p, polys, device, stream, epilogue); break;
+      case 10: launch_chunks<kFwd, 10, 1, false, kWideSlotBits>(p, polys, device, stream, epilogue); break;
+      case 11: launch_chunks<kFwd, 11, 1, false, kWideSlotBits>(p, polys, device, stream, epilogue); break;
+      default: launch_chunks<kFwd, 12, 1, false, kWideSlotBits>(p, polys, device, stream, epilogue); break;
     }
     return;
   }

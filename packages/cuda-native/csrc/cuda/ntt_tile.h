@@ -2,10 +2,13 @@
 // host+device functions so that the host test harness can replay a whole thread block
 // thread by thread (tests/ntt_tile_emulation_test.cpp) on a machine without a GPU.
 //
-// A tile is 2^S elements with local indices k. Each thread owns 8 of them at a time: for a 3-bit
-// window [lo, lo + 3) of local index bits, register slot v of thread t is
-// k = ((t >> lo) << (lo + 3)) | (v << lo) | (t mod 2^lo). A "group" applies the radix-2 stages of
-// up to 3 bits of that window in registers; groups are separated by a shared-memory exchange.
+// A tile is 2^S elements with local indices k. Each thread owns 2^R of them at a time (R = 3, 8
+// slots, or R = 2, 4 slots): for an R-bit window [lo, lo + R) of local index bits, register slot v
+// of thread t is k = ((t >> lo) << (lo + R)) | (v << lo) | (t mod 2^lo). A "group" applies the
+// radix-2 stages of up to R bits of that window in registers; groups are separated by a
+// shared-memory exchange. Eight slots take the fewest instructions per element; four halve each
+// thread's serial chain of dependent multiplications, which is what a transform of a few limbs
+// waits for (see kNarrowSlotBits).
 #pragma once
 
 #include <cstdint>
@@ -41,9 +44,10 @@ struct TileGeom {
 FHELIUM_HD uint32_t sh_addr(const TileGeom& g, uint32_t k) { return swz(g.sh_off + k * g.kstride); }
 FHELIUM_HD uint32_t glob(const TileGeom& g, uint32_t k) { return g.jbase + (k << g.kshift); }
 
-// Local index of register slot v of thread t for the 3-bit window [lo, lo + 3).
+// Local index of register slot v of thread t for the R-bit window [lo, lo + R).
+template <int R = 3>
 FHELIUM_HD uint32_t slot_k(uint32_t t, uint32_t v, uint32_t lo) {
-  return ((t >> lo) << (lo + 3)) | (v << lo) | (t & ((1u << lo) - 1u));
+  return ((t >> lo) << (lo + R)) | (v << lo) | (t & ((1u << lo) - 1u));
 }
 
 // Per-limb constants: the limb's twiddle row ((w, w_shoup) pairs), its 4 scalars and prime.
@@ -102,18 +106,25 @@ FHELIUM_HD Twiddle load_twiddle(const uint64_t* tw, uint32_t index) {
 #endif
 }
 
-// One radix-2 stage on the 8 registers: slot bit QB of window `lo`. The pair at global bit gb
+// log2 of a slot count (8 or 4).
+template <int E>
+FHELIUM_CONSTEXPR_HD int slot_bits() {
+  static_assert(E == 8 || E == 4, "a thread holds 8 or 4 slots");
+  return E == 8 ? 3 : 2;
+}
+
+// One radix-2 stage on the E registers: slot bit QB of window `lo`. The pair at global bit gb
 // containing global index j uses twiddle (N + j) >> (gb + 1) in both directions.
-template <bool kFwd, int QB, typename Tw = GlobalTwiddles>
-FHELIUM_HD void reg_stage(uint64_t (&x)[8], uint32_t lo, uint32_t t, const TileGeom& g,
+template <bool kFwd, int QB, typename Tw = GlobalTwiddles, int E>
+FHELIUM_HD void reg_stage(uint64_t (&x)[E], uint32_t lo, uint32_t t, const TileGeom& g,
                           const LimbConsts& c) {
   const uint32_t gb = lo + QB + g.kshift;
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-  for (int h = 0; h < (4 >> QB); ++h) {
+  for (int h = 0; h < ((E / 2) >> QB); ++h) {
     const int v0 = h << (QB + 1);
-    const uint32_t j = glob(g, slot_k(t, static_cast<uint32_t>(v0), lo));
+    const uint32_t j = glob(g, slot_k<slot_bits<E>()>(t, static_cast<uint32_t>(v0), lo));
     const Twiddle w = load_twiddle<Tw>(c.tw, Tw::index(c, j, gb));
 #if defined(__CUDA_ARCH__)
 #pragma unroll
@@ -134,41 +145,47 @@ FHELIUM_HD void reg_stage(uint64_t (&x)[8], uint32_t lo, uint32_t t, const TileG
 
 // Applies the stages of slot bits [q_lo, q_hi] of window `lo`: descending for the forward
 // (Cooley-Tukey) transform, ascending for the inverse (Gentleman-Sande).
-template <bool kFwd, typename Tw = GlobalTwiddles>
-FHELIUM_HD void reg_stages(uint64_t (&x)[8], uint32_t lo, int q_lo, int q_hi, uint32_t t,
+template <bool kFwd, typename Tw = GlobalTwiddles, int E>
+FHELIUM_HD void reg_stages(uint64_t (&x)[E], uint32_t lo, int q_lo, int q_hi, uint32_t t,
                            const TileGeom& g, const LimbConsts& c) {
+  // Slot bit 2 exists with 8 slots only.
   if (kFwd) {
-    if (q_hi >= 2 && q_lo <= 2) reg_stage<true, 2, Tw>(x, lo, t, g, c);
+    if constexpr (E == 8) {
+      if (q_hi >= 2 && q_lo <= 2) reg_stage<true, 2, Tw>(x, lo, t, g, c);
+    }
     if (q_hi >= 1 && q_lo <= 1) reg_stage<true, 1, Tw>(x, lo, t, g, c);
     if (q_lo <= 0) reg_stage<true, 0, Tw>(x, lo, t, g, c);
   } else {
     if (q_lo <= 0) reg_stage<false, 0, Tw>(x, lo, t, g, c);
     if (q_hi >= 1 && q_lo <= 1) reg_stage<false, 1, Tw>(x, lo, t, g, c);
-    if (q_hi >= 2 && q_lo <= 2) reg_stage<false, 2, Tw>(x, lo, t, g, c);
+    if constexpr (E == 8) {
+      if (q_hi >= 2 && q_lo <= 2) reg_stage<false, 2, Tw>(x, lo, t, g, c);
+    }
   }
 }
 
-// Window `lo` and active slot bits [q_lo, q_hi] of stage group `grp` of a 2^S tile (S >= 3).
-// Forward groups walk local bits from the top (S-1..S-3, S-4..S-6, ..., then what is left,
-// in window [0, 3)); inverse groups walk from the bottom, the last one in window [S-3, S).
-template <bool kFwd, int S>
+// Window `lo` and active slot bits [q_lo, q_hi] of stage group `grp` of a 2^S tile (S >= R) with
+// R-bit windows. Forward groups walk local bits from the top (S-1..S-R, S-R-1..S-2R, ..., then
+// what is left, in window [0, R)); inverse groups walk from the bottom, the last one in window
+// [S-R, S).
+template <bool kFwd, int S, int R = 3>
 FHELIUM_HD void group_bits(int grp, uint32_t& lo, int& q_lo, int& q_hi) {
   if (kFwd) {
-    const int hi_bit = S - 1 - 3 * grp;
-    const int lo_bit = hi_bit - 2 > 0 ? hi_bit - 2 : 0;
-    lo = static_cast<uint32_t>(hi_bit >= 2 ? hi_bit - 2 : 0);
+    const int hi_bit = S - 1 - R * grp;
+    const int lo_bit = hi_bit - (R - 1) > 0 ? hi_bit - (R - 1) : 0;
+    lo = static_cast<uint32_t>(hi_bit >= R - 1 ? hi_bit - (R - 1) : 0);
     q_hi = hi_bit - static_cast<int>(lo);
     q_lo = lo_bit - static_cast<int>(lo);
   } else {
-    const int lo_bit = 3 * grp;
-    const int hi_bit = lo_bit + 2 < S - 1 ? lo_bit + 2 : S - 1;
-    lo = static_cast<uint32_t>(lo_bit <= S - 3 ? lo_bit : S - 3);
+    const int lo_bit = R * grp;
+    const int hi_bit = lo_bit + (R - 1) < S - 1 ? lo_bit + (R - 1) : S - 1;
+    lo = static_cast<uint32_t>(lo_bit <= S - R ? lo_bit : S - R);
     q_lo = lo_bit - static_cast<int>(lo);
     q_hi = hi_bit - static_cast<int>(lo);
   }
 }
 
-FHELIUM_CONSTEXPR_HD int groups_for(int s) { return (s + 2) / 3; }
+FHELIUM_CONSTEXPR_HD int groups_for(int s, int r = 3) { return (s + r - 1) / r; }
 
 // Tile split used by the CUDA transform: log_n <= 12 runs one chunk kernel over the whole limb;
 // otherwise columns of 2^(log_n/2) rows and chunks of 2^(log_n - log_n/2).
@@ -194,5 +211,12 @@ FHELIUM_CONSTEXPR_HD uint32_t narrow_chunk_tiles_per_block(uint32_t s) {
 }
 // Blocks per phase below which the transform uses narrow blocks: two per SM of an H100/H200.
 constexpr uint32_t kNarrowBelowBlocks = 264;
+// Slot bits R of the threads of narrow blocks (4 slots; full-width blocks have 8). A transform of
+// a few limbs leaves most SMs idle and lasts as long as one thread's serial chain of dependent
+// 64-bit multiplications: on the H200, Nsight Compute put a 2-limb phase at about 1,500
+// instructions per warp at 3.8 cycles each (reports/gpu/2026-12-03T1811-*). Four slots halve
+// the butterflies per thread for one more shared-memory exchange.
+constexpr int kNarrowSlotBits = 2;
+constexpr int kWideSlotBits = 3;
 
 }  // namespace fhelium::ntt_tile

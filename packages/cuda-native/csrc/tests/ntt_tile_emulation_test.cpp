@@ -1,7 +1,8 @@
 // Replays the CUDA NTT kernels of cuda/ntt.cu block by block and thread by thread on the host,
 // with the same index math and butterflies (cuda/ntt_tile.h), and compares with the CPU
 // transform. Threads of one block only communicate through shared memory between stage groups,
-// and within a group each thread reads and writes only its own 8 slots, so running the threads of
+// and within a group each thread reads and writes only its own 2^R slots (8 in full-width blocks,
+// 4 in narrow ones), so running the threads of
 // a group one after another is equivalent to the GPU's execution. This checks the tiling, the
 // twiddle indices and the swizzle without a GPU; tests/kernel_selftest.cu checks the real kernels.
 #include <string>
@@ -28,11 +29,12 @@ LimbConsts consts_for(const NttTablesView& t, uint32_t prime, bool fwd) {
   return c;
 }
 
-// Mirrors ntt_columns_kernel for one limb (kCols << (S - 3) threads per block).
-template <bool kFwd, int S, uint32_t kCols>
+// Mirrors ntt_columns_kernel for one limb (kCols << (S - R) threads of 2^R slots per block).
+template <bool kFwd, int S, uint32_t kCols, int R>
 void emulate_columns(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
-  constexpr int kGroups = groups_for(S);
-  constexpr uint32_t kThreadsHere = kCols << (S - 3);
+  constexpr uint32_t kSlots = 1u << R;
+  constexpr int kGroups = groups_for(S, R);
+  constexpr uint32_t kThreadsHere = kCols << (S - R);
   const uint32_t blocks = (c.n >> S) / kCols;
   std::vector<uint64_t> sh(kCols << S);
   for (uint32_t bx = 0; bx < blocks; ++bx) {
@@ -42,15 +44,15 @@ void emulate_columns(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
         const TileGeom g{col, kCols, bx * kCols + col, c.log_n - S};
         uint32_t lo;
         int q_lo, q_hi;
-        group_bits<kFwd, S>(grp, lo, q_lo, q_hi);
-        uint64_t x[8];
-        for (uint32_t v = 0; v < 8; ++v) {
-          const uint32_t k = slot_k(t, v, lo);
+        group_bits<kFwd, S, R>(grp, lo, q_lo, q_hi);
+        uint64_t x[kSlots];
+        for (uint32_t v = 0; v < kSlots; ++v) {
+          const uint32_t k = slot_k<R>(t, v, lo);
           x[v] = grp == 0 ? src[glob(g, k)] : sh[sh_addr(g, k)];
         }
         reg_stages<kFwd>(x, lo, q_lo, q_hi, t, g, c);
-        for (uint32_t v = 0; v < 8; ++v) {
-          const uint32_t k = slot_k(t, v, lo);
+        for (uint32_t v = 0; v < kSlots; ++v) {
+          const uint32_t k = slot_k<R>(t, v, lo);
           if (grp == kGroups - 1) dst[glob(g, k)] = x[v];
           else sh[sh_addr(g, k)] = x[v];
         }
@@ -61,11 +63,12 @@ void emulate_columns(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
 
 // Mirrors ntt_chunks_kernel for one limb, with the block's twiddles staged as the kernel stages
 // them when kStageTw (ChunkTwiddles), or read from the global table.
-template <bool kFwd, int S, int kTiles, bool kStageTw>
+template <bool kFwd, int S, int kTiles, bool kStageTw, int R>
 void emulate_chunks(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
+  constexpr uint32_t kSlots = 1u << R;
   constexpr uint32_t kWords = static_cast<uint32_t>(kTiles) << S;
-  constexpr uint32_t kThreadsHere = static_cast<uint32_t>(kTiles) << (S - 3);
-  constexpr int kGroups = groups_for(S);
+  constexpr uint32_t kThreadsHere = static_cast<uint32_t>(kTiles) << (S - R);
+  constexpr int kGroups = groups_for(S, R);
   using Tw = std::conditional_t<kStageTw, ChunkTwiddles<kWords>, GlobalTwiddles>;
   const uint32_t blocks = (c.n >> S) / kTiles;
   std::vector<uint64_t> sh(kWords);
@@ -90,19 +93,19 @@ void emulate_chunks(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
     }
     for (int grp = 0; grp < kGroups; ++grp) {
       for (uint32_t tid = 0; tid < kThreadsHere; ++tid) {
-        const uint32_t tile = tid >> (S - 3), t = tid & ((1u << (S - 3)) - 1u);
+        const uint32_t tile = tid >> (S - R), t = tid & ((1u << (S - R)) - 1u);
         const TileGeom g{tile << S, 1u, static_cast<uint32_t>(block_off) + (tile << S), 0u};
         uint32_t lo;
         int q_lo, q_hi;
-        group_bits<kFwd, S>(grp, lo, q_lo, q_hi);
-        uint64_t x[8];
-        for (uint32_t v = 0; v < 8; ++v) {
-          const uint32_t k = slot_k(t, v, lo);
+        group_bits<kFwd, S, R>(grp, lo, q_lo, q_hi);
+        uint64_t x[kSlots];
+        for (uint32_t v = 0; v < kSlots; ++v) {
+          const uint32_t k = slot_k<R>(t, v, lo);
           x[v] = (kFwd && grp == 0) ? src[glob(g, k)] : sh[sh_addr(g, k)];
         }
         reg_stages<kFwd, Tw>(x, lo, q_lo, q_hi, t, g, cb);
-        for (uint32_t v = 0; v < 8; ++v) {
-          const uint32_t k = slot_k(t, v, lo);
+        for (uint32_t v = 0; v < kSlots; ++v) {
+          const uint32_t k = slot_k<R>(t, v, lo);
           if (!kFwd && grp == kGroups - 1) dst[glob(g, k)] = x[v];
           else sh[sh_addr(g, k)] = x[v];
         }
@@ -116,8 +119,8 @@ void emulate_chunks(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
 
 template <bool kFwd, int S>
 void emulate_columns_width(bool narrow, const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
-  if (narrow) emulate_columns<kFwd, S, narrow_columns_per_block(S)>(src, dst, c);
-  else emulate_columns<kFwd, S, columns_per_block(S)>(src, dst, c);
+  if (narrow) emulate_columns<kFwd, S, narrow_columns_per_block(S), kNarrowSlotBits>(src, dst, c);
+  else emulate_columns<kFwd, S, columns_per_block(S), kWideSlotBits>(src, dst, c);
 }
 
 template <bool kFwd>
@@ -131,8 +134,8 @@ void emulate_columns_dispatch(uint32_t s, bool narrow, const uint64_t* src, uint
 
 template <bool kFwd, int S>
 void emulate_chunks_width(bool narrow, const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
-  if (narrow) emulate_chunks<kFwd, S, static_cast<int>(narrow_chunk_tiles_per_block(S)), true>(src, dst, c);
-  else emulate_chunks<kFwd, S, static_cast<int>(chunk_tiles_per_block(S, false)), true>(src, dst, c);
+  if (narrow) emulate_chunks<kFwd, S, static_cast<int>(narrow_chunk_tiles_per_block(S)), true, kNarrowSlotBits>(src, dst, c);
+  else emulate_chunks<kFwd, S, static_cast<int>(chunk_tiles_per_block(S, false)), true, kWideSlotBits>(src, dst, c);
 }
 
 template <bool kFwd>
@@ -140,9 +143,9 @@ void emulate_chunks_dispatch(uint32_t s, bool single, bool narrow, const uint64_
                              const LimbConsts& c) {
   if (single) {
     switch (s) {
-      case 10: emulate_chunks<kFwd, 10, 1, false>(src, dst, c); break;
-      case 11: emulate_chunks<kFwd, 11, 1, false>(src, dst, c); break;
-      default: emulate_chunks<kFwd, 12, 1, false>(src, dst, c); break;
+      case 10: emulate_chunks<kFwd, 10, 1, false, kWideSlotBits>(src, dst, c); break;
+      case 11: emulate_chunks<kFwd, 11, 1, false, kWideSlotBits>(src, dst, c); break;
+      default: emulate_chunks<kFwd, 12, 1, false, kWideSlotBits>(src, dst, c); break;
     }
     return;
   }
