@@ -380,7 +380,48 @@ export interface ModDownNttOptions extends ModDownFinishOptions {
  *   tables that do not match (N, limb counts, or a row whose prime is not the conversion's).
  */
 export function modDownNtt(x: Tensor, ntt: NttTables, conversion: BasisConversionTables, constants: Tensor, options: ModDownNttOptions = {}): Tensor {
-  const op = 'modDownNtt';
+  const a = modDownArguments('modDownNtt', x, ntt, conversion, constants, options);
+  const { t, q, p, g, map } = a;
+  const shape = [...x.shape.slice(0, -2), q, g.n];
+  const { tensor: out, geometry: o } = outputOperand(options.out, shape, x, a.inputs, false, a.op);
+  return withScratch([g.batch, p, g.n], out, options.out !== undefined, (scratch) =>
+    kernels().modDownNtt(
+      x._dev, ntt._layout, ntt.tensor._ptr, ntt._words, t._layout, t.tensor._ptr, t._words, x._ptr, g.batchStride,
+      scratch._ptr, p * g.n, out._ptr, o.batchStride, g.batch, map, constants._ptr, ...a.addend,
+    ),
+  );
+}
+
+/** The checked arguments of a ModDown in NTT form ({@link modDownArguments}). @internal */
+export interface ModDownArguments {
+  readonly op: string;
+  readonly t: BasisConversionTables;
+  /** Limbs over Q_l. */
+  readonly q: number;
+  /** Limbs over P. */
+  readonly p: number;
+  readonly g: PolyGeometry;
+  /** x's limb map (q + p entries). */
+  readonly map: Uint32Array;
+  /** The addend's native arguments (pointer, batch stride, count; count 0: none). */
+  readonly addend: readonly [bigint, number, number];
+  /** The tensors the output must not overlap. */
+  readonly inputs: readonly Tensor[];
+}
+
+/**
+ * Checks the arguments of {@link modDownNtt} (and of the operations that start with its ModDown),
+ * without allocating anything.
+ * @throws {TensorArgumentError} (and subclasses) as {@link modDownNtt} documents. @internal
+ */
+export function modDownArguments(
+  op: string,
+  x: Tensor,
+  ntt: NttTables,
+  conversion: BasisConversionTables,
+  constants: Tensor,
+  options: { limbToPrime?: Uint32Array | readonly number[]; addend?: Tensor },
+): ModDownArguments {
   checkU64(x, 'x', op);
   const t = checkTables(conversion, op);
   t._checkFor(x, op);
@@ -405,12 +446,5 @@ export function modDownNtt(x: Tensor, ntt: NttTables, conversion: BasisConversio
   }
   const inputs = [x];
   const addend = addendArguments(options.addend, x, g, q, inputs, op);
-  const shape = [...x.shape.slice(0, -2), q, g.n];
-  const { tensor: out, geometry: o } = outputOperand(options.out, shape, x, inputs, false, op);
-  return withScratch([g.batch, p, g.n], out, options.out !== undefined, (scratch) =>
-    kernels().modDownNtt(
-      x._dev, ntt._layout, ntt.tensor._ptr, ntt._words, t._layout, t.tensor._ptr, t._words, x._ptr, g.batchStride,
-      scratch._ptr, p * g.n, out._ptr, o.batchStride, g.batch, map, constants._ptr, ...addend,
-    ),
-  );
+  return { op, t, q, p, g, map, addend, inputs };
 }

@@ -5,6 +5,7 @@ import { automorphismCoeff, automorphismNtt } from './automorphism.js';
 import { BasisConversionTables, basisConvert, modDownConstants, modDownFinish, modDownNtt, modUpDigits, modUpDigitsNtt } from './basis-conversion.js';
 import { nttPrimes, randomPoly } from './ckks-kernels.test-helpers.js';
 import { keyswitchInnerProduct } from './keyswitch.js';
+import { modDownRescaleNtt } from './mod-down-rescale.js';
 import { modulusTable } from './modarith.js';
 import { NttTables, nttForward, nttInverse } from './ntt.js';
 import { RescaleTables, rescaleFinish, rescaleNtt, rescalePrepare } from './rescale.js';
@@ -141,6 +142,41 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
         same(
           modDownNtt(x, cpuNtt, cpuConv, cpuConst, { limbToPrime: map, addend }),
           modDownNtt(xg, gpuNtt, gpuConv, gpuConst, { limbToPrime: map, addend: addend?.to('cuda') }),
+        );
+      }
+    });
+  }
+
+  for (const logN of [10, 12, 13, 14, 15, 16, 17]) {
+    // ModDown then rescale: one P limb (the fused CUDA path from logN 13 on) and three (the
+    // composition), addends of two entries (every batch element), one (the first of two) and none.
+    itCuda(`modDownRescaleNtt at logN = ${logN}`, () => {
+      const n = 1 << logN;
+      for (const [qLimbs, pLimbs, batch, addendEntries] of [
+        [2, 1, 2, 2],
+        [4, 1, 2, 1],
+        [4, 3, 1, 0],
+      ] as const) {
+        const q = [...nttPrimes(60, logN, 1), ...nttPrimes(45, logN, qLimbs - 1)];
+        const p = nttPrimes(61, logN, pLimbs);
+        const rows = [...nttPrimes(50, logN, 1), ...q, ...p];
+        const map = [...q, ...p].map((_, i) => i + 1);
+        const cpuNtt = NttTables.build(logN, rows);
+        const gpuNtt = NttTables.build(logN, rows, { device: 'cuda' });
+        const cpuConv = BasisConversionTables.build(p, q);
+        const gpuConv = BasisConversionTables.build(p, q, { device: 'cuda' });
+        const cpuConst = modDownConstants(q, p);
+        const gpuConst = modDownConstants(q, p, { device: 'cuda' });
+        const cpuRescale = RescaleTables.build(q);
+        const gpuRescale = RescaleTables.build(q, { device: 'cuda' });
+        const limbs = qLimbs + pLimbs;
+        const wide = Tensor.fromArray(randomPoly([...q, ...p, q[0]!], batch, n, BigInt(logN * 1000 + limbs + 7)), { shape: [batch, limbs + 1, n] });
+        const x = wide.narrow(1, 0, limbs);
+        const xg = wide.to('cuda').narrow(1, 0, limbs);
+        const addend = addendEntries === 0 ? undefined : Tensor.fromArray(randomPoly(q, addendEntries, n, 9n), { shape: [addendEntries, qLimbs, n] });
+        same(
+          modDownRescaleNtt(x, cpuNtt, cpuConv, cpuConst, cpuRescale, { limbToPrime: map, addend }),
+          modDownRescaleNtt(xg, gpuNtt, gpuConv, gpuConst, gpuRescale, { limbToPrime: map, addend: addend?.to('cuda') }),
         );
       }
     });

@@ -62,6 +62,7 @@ export {
   type ModUpDigitsNttOptions,
 } from './basis-conversion.js';
 export { RescaleTables, rescalePrepare, rescaleFinish, rescaleNtt, type RescaleTablesOptions, type RescaleOptions, type RescaleNttOptions } from './rescale.js';
+export { modDownRescaleNtt, type ModDownRescaleNttOptions } from './mod-down-rescale.js';
 export { keyswitchInnerProduct, type KeyswitchOptions } from './keyswitch.js';
 export {
   SmallDistribution,

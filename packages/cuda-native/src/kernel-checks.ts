@@ -88,6 +88,12 @@ export interface KernelBinding extends NativeBinding {
     tablesWords: number, x: bigint, xBatchStride: number, scratch: bigint, scratchBatchStride: number, out: bigint,
     outBatchStride: number, batch: number, limbToPrime: Uint32Array,
   ): void;
+  modDownRescaleNtt(
+    device: number, nttLayout: TableLayout, nttPtr: bigint, nttWords: number, layout: TableLayout, tablesPtr: bigint,
+    tablesWords: number, x: bigint, xBatchStride: number, scratch: bigint, scratchBatchStride: number, out: bigint,
+    outBatchStride: number, batch: number, limbToPrime: Uint32Array, constants: bigint, addend: bigint,
+    addendBatchStride: number, addendCount: number, rescaleLayout: TableLayout, rescalePtr: bigint, rescaleWords: number,
+  ): void;
   keyswitchInnerProduct(
     device: number, digits: bigint, numDigits: number, limbs: number, keys: bigint, limbToPrime: Uint32Array,
     moduli: bigint, numPrimes: number, logN: number, galoisElement: bigint, accumulate: boolean, out: bigint,

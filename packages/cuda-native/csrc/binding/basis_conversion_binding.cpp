@@ -5,6 +5,7 @@
 #include "binding/binding.h"
 #include "binding/kernel_binding_util.h"
 #include "binding/ntt_layout.h"
+#include "binding/table_views.h"
 #include "common/basis_conversion_tables.h"
 #include "cpu/basis_conversion.h"
 
@@ -72,6 +73,8 @@ napi_value mod_down_constants_build(Args& a) {
 }
 FHELIUM_BINDING("modDownConstantsBuild", mod_down_constants_build)
 
+}  // namespace
+
 BasisConversionView conversion_view(Args& a, napi_value layout_value, uint64_t ptr, int64_t words) {
   void* raw = nullptr;
   if (napi_get_value_external(a.env(), layout_value, &raw) != napi_ok || raw == nullptr ||
@@ -90,6 +93,9 @@ BasisConversionView conversion_view(Args& a, napi_value layout_value, uint64_t p
   v.qhat_mod_dst = kernels::rebase(base, layout->offsets.qhat_mod_dst);
   return v;
 }
+
+namespace {
+
 
 // basisConvert(device, layout, tablesPtr, tablesWords, in, inBatchStride, out, outBatchStride, batch, logN)
 napi_value basis_convert(Args& a) {

@@ -4,6 +4,7 @@
 #include "binding/binding.h"
 #include "binding/kernel_binding_util.h"
 #include "binding/ntt_layout.h"
+#include "binding/table_views.h"
 #include "common/rescale_tables.h"
 #include "cpu/rescale.h"
 
@@ -37,9 +38,11 @@ napi_value rescale_tables_build(Args& a) {
 }
 FHELIUM_BINDING("rescaleTablesBuild", rescale_tables_build)
 
+}  // namespace
+
 // The rescale view of the layout at argument `at`, rebased on the table tensor at `at + 1` holding
 // `at + 2` words.
-RescaleView rescale_view(Args& a, std::size_t at = 1) {
+RescaleView rescale_view(Args& a, std::size_t at) {
   const RescaleLayout* layout = a.external<RescaleLayout>(at, "rescale tables (from rescaleTablesBuild)");
   const auto* base = a.ptr<const uint64_t>(at + 1);
   const int64_t words = a.i64(at + 2);
@@ -51,6 +54,9 @@ RescaleView rescale_view(Args& a, std::size_t at = 1) {
   v.finish = kernels::rebase(base, layout->offsets.finish);
   return v;
 }
+
+namespace {
+
 
 // rescalePrepare(device, layout, tablesPtr, tablesWords, last, lastBatchStride, out, outBatchStride, batch, logN)
 napi_value rescale_prepare(Args& a) {

@@ -201,9 +201,9 @@ __global__ void __launch_bounds__(kCols << (S - R), 1024 / (kCols << (S - R)))
 // phase, which already staged its twiddles: a dependent global load per stage group was most of
 // a small transform's time. The single-kernel form (log_n <= 12, 4096 words) has no room for it
 // in 48 KiB of static shared memory and keeps reading the global table.
-template <bool kFwd, int S, int kTiles, bool kStageTw, int R, typename Epilogue>
+template <bool kFwd, int S, int kTiles, bool kStageTw, int R, typename Epilogue, typename Load>
 __global__ void __launch_bounds__(kTiles << (S - R), kStageTw ? 1024 / (kTiles << (S - R)) : 1)
-    ntt_chunks_kernel(NttLaunch p, Epilogue epilogue) {
+    ntt_chunks_kernel(NttLaunch p, Epilogue epilogue, Load load) {
   constexpr int kSlots = 1 << R;
   constexpr uint32_t kWords = static_cast<uint32_t>(kTiles) << S;
   constexpr uint32_t kThreadsHere = static_cast<uint32_t>(kTiles) << (S - R);
@@ -261,7 +261,17 @@ __global__ void __launch_bounds__(kTiles << (S - R), kStageTw ? 1024 / (kTiles <
 #pragma unroll
     for (int v = 0; v < kSlots; ++v) x[v] = src[glob(g, slot_k<R>(t, v, lo))];
   } else if (!kFwd) {
-    copy_async<8>(sh, src + block_off, kWords, tid, kThreadsHere, Swizzled{}, SameIndex{});
+    if constexpr (std::is_same_v<Load, PlainLoad>) {
+      copy_async<8>(sh, src + block_off, kWords, tid, kThreadsHere, Swizzled{}, SameIndex{});
+    } else {
+      // The inverse's input is formed by `load` (see PlainLoad), every word loaded before any is
+      // stored (see PlainStore).
+      uint64_t words[kWordsPerThread];
+#pragma unroll
+      for (uint32_t k = 0; k < kWordsPerThread; ++k) words[k] = load(src, b, limb, block_off + tid + k * kThreadsHere);
+#pragma unroll
+      for (uint32_t k = 0; k < kWordsPerThread; ++k) sh[swz(tid + k * kThreadsHere)] = words[k];
+    }
   }
   if (kStageTw || !kFwd) {
     __pipeline_wait_prior(0);
@@ -344,7 +354,7 @@ void prefer_shared_carveout(Kernel kernel) {
 
 template <bool kFwd, int S, typename Load>
 struct ntt_columns_kernel_tag {};
-template <bool kFwd, int S, int kTiles, bool kStageTw, int R, typename Epilogue>
+template <bool kFwd, int S, int kTiles, bool kStageTw, int R, typename Epilogue, typename Load>
 struct ntt_chunks_kernel_tag {};
 
 // Runs `set` once per device for the calling template instance (`Tag`). Precondition:
@@ -378,26 +388,27 @@ void launch_columns(const NttLaunch& p, uint32_t polys, int device, cudaStream_t
   }
 }
 
-template <bool kFwd, int S, int kTiles, bool kStageTw, int R, typename Epilogue>
-void launch_chunks(const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream, const Epilogue& epilogue) {
-  constexpr auto kernel = ntt_chunks_kernel<kFwd, S, kTiles, kStageTw, R, Epilogue>;
-  once_per_device<ntt_chunks_kernel_tag<kFwd, S, kTiles, kStageTw, R, Epilogue>>(
+template <bool kFwd, int S, int kTiles, bool kStageTw, int R, typename Epilogue, typename Load = PlainLoad>
+void launch_chunks(const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream, const Epilogue& epilogue,
+                   const Load& load = {}) {
+  constexpr auto kernel = ntt_chunks_kernel<kFwd, S, kTiles, kStageTw, R, Epilogue, Load>;
+  once_per_device<ntt_chunks_kernel_tag<kFwd, S, kTiles, kStageTw, R, Epilogue, Load>>(
       device, [] { prefer_shared_carveout(kernel); });
   const uint32_t chunks = 1u << (p.log_n - S);
-  launch_dependent(kernel, dim3(chunks / kTiles, polys), dim3(kTiles << (S - R)), 0, stream, p, epilogue);
+  launch_dependent(kernel, dim3(chunks / kTiles, polys), dim3(kTiles << (S - R)), 0, stream, p, epilogue, load);
 }
 
 // The two-phase chunk launch: full-width blocks, or narrow ones when few polynomials leave SMs idle.
-template <bool kFwd, int S, typename Epilogue>
+template <bool kFwd, int S, typename Epilogue, typename Load = PlainLoad>
 void launch_chunks_two_phase(const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream,
-                             const Epilogue& epilogue) {
+                             const Epilogue& epilogue, const Load& load = {}) {
   constexpr int kTiles = static_cast<int>(chunk_tiles_per_block(S, false));
   constexpr int kNarrow = static_cast<int>(narrow_chunk_tiles_per_block(S));
   const uint32_t chunks = 1u << (p.log_n - S);
   if (polys * (chunks / kTiles) < kNarrowBelowBlocks) {
-    launch_chunks<kFwd, S, kNarrow, true, kNarrowSlotBits>(p, polys, device, stream, epilogue);
+    launch_chunks<kFwd, S, kNarrow, true, kNarrowSlotBits>(p, polys, device, stream, epilogue, load);
   } else {
-    launch_chunks<kFwd, S, kTiles, true, kWideSlotBits>(p, polys, device, stream, epilogue);
+    launch_chunks<kFwd, S, kTiles, true, kWideSlotBits>(p, polys, device, stream, epilogue, load);
   }
 }
 
@@ -430,6 +441,18 @@ void dispatch_chunks(uint32_t s, bool single, const NttLaunch& p, uint32_t polys
     case 7: launch_chunks_two_phase<kFwd, 7>(p, polys, device, stream, epilogue); break;
     case 8: launch_chunks_two_phase<kFwd, 8>(p, polys, device, stream, epilogue); break;
     default: launch_chunks_two_phase<kFwd, 9>(p, polys, device, stream, epilogue); break;
+  }
+}
+
+// The inverse chunk phase of a two-phase transform (log_n >= 13, s = chunk_log(log_n)) whose input
+// words `load` forms (PlainLoad's contract; it runs after wait_for_producers()).
+template <typename Load>
+void dispatch_inverse_chunks_loading(uint32_t s, const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream,
+                                     const Load& load) {
+  switch (s) {
+    case 7: launch_chunks_two_phase<false, 7>(p, polys, device, stream, PlainStore{}, load); break;
+    case 8: launch_chunks_two_phase<false, 8>(p, polys, device, stream, PlainStore{}, load); break;
+    default: launch_chunks_two_phase<false, 9>(p, polys, device, stream, PlainStore{}, load); break;
   }
 }
 

@@ -1,0 +1,146 @@
+// ModDown followed by a rescale (see mod_down_rescale.h for the identities the fused path uses).
+#include "cuda/mod_down_rescale.h"
+
+#include <cuda_runtime.h>
+
+#include "common/basis_conversion_core.h"
+#include "common/mod_down_rescale_checks.h"
+#include "common/rescale_core.h"
+#include "cuda/basis_conversion.h"
+#include "cuda/launch_check.h"
+#include "cuda/ntt_kernels.h"
+#include "cuda/rescale.h"
+
+namespace fhelium::cuda {
+namespace {
+
+// The inverse chunk phase's load over the two limbs [x_l, x_P] of a batch element (launch limb 0
+// and 1): x_l * P^{-1} + a_l mod q_l for limb 0, x_P as it is for limb 1.
+struct ScaledLastLimbLoad {
+  const uint64_t* constants;  // [q][3]: q_i, [P^{-1}]_{q_i}, shoup
+  BatchedOperand addend;
+  uint32_t last;  // l
+  uint32_t log_n;
+
+  __device__ __forceinline__ uint64_t operator()(const uint64_t* src, uint32_t b, uint32_t limb, uint32_t j) const {
+    const uint64_t v = src[j];
+    if (limb != 0) return v;
+    const uint64_t* c = constants + 3 * static_cast<std::size_t>(last);
+    const uint64_t q = __ldg(c);
+    const uint64_t scaled = mul_mod_shoup(v, __ldg(c + 1), __ldg(c + 2), q);
+    const uint64_t* row = addend.row(b, last, int64_t{1} << log_n);
+    return row != nullptr ? add_mod(scaled, row[j], q) : scaled;
+  }
+};
+
+// The forward column phase's load for output limb i: from z0 = INTT(x_l * P^{-1} + a_l) and
+// z1 = INTT_P(x_P) at coefficient j, the ModDown'd last limb m = z0 - (z1 mod q_l) * P^{-1}
+// (mod q_l), then (z1 mod q_i) * P^{-1} + t_i(m) mod q_i: ModDown's conversion term scaled by
+// P^{-1} plus the rescale's correction, one transform for both.
+struct ModDownRescaleLoad {
+  const uint64_t* z;  // [batch][2][N]: z0, z1
+  std::size_t z_stride;
+  const Modulus* dst_moduli;  // [q]: Q_l's moduli in limb order
+  const uint64_t* constants;  // [q][3]
+  RescaleView t;
+  uint32_t log_n;
+
+  __device__ __forceinline__ uint64_t operator()(const uint64_t*, uint32_t b, uint32_t i, uint32_t j) const {
+    const uint64_t* zb = z + b * z_stride;
+    const uint64_t z0 = zb[j];
+    const uint64_t z1 = zb[(std::size_t{1} << log_n) + j];
+    const uint32_t l = t.num_dst;
+    const uint64_t* cl = constants + 3 * static_cast<std::size_t>(l);
+    const uint64_t ql = __ldg(cl);
+    const uint64_t m = sub_mod(z0, mul_mod_shoup(reduce64(z1, dst_moduli[l]), __ldg(cl + 1), __ldg(cl + 2), ql), ql);
+    const uint64_t term = rescale_term(rescale_shifted(m, t), t, i);
+    const uint64_t* ci = constants + 3 * static_cast<std::size_t>(i);
+    const uint64_t qi = __ldg(ci);
+    return add_mod(mul_mod_shoup(reduce64(z1, dst_moduli[i]), __ldg(ci + 1), __ldg(ci + 2), qi), term, qi);
+  }
+};
+
+// The forward chunk phase's epilogue for output limb i: (x_i * P^{-1} + a_i - v) * q_l^{-1} mod q_i,
+// v being the transform's value (see PlainStore for the fetch/combine split).
+struct ModDownRescaleFinishStore {
+  const uint64_t* x;
+  std::size_t x_stride;
+  const uint64_t* constants;  // [q][3]: P^{-1}
+  const uint64_t* finish;     // RescaleView::finish, [l][3]: q_l^{-1}
+  BatchedOperand addend;
+  uint32_t log_n;
+
+  struct Operands {
+    uint64_t x;
+    uint64_t addend;  // 0 where the addend has no row for this batch element
+  };
+  __device__ __forceinline__ Operands fetch(uint32_t b, uint32_t limb, std::size_t i) const {
+    const uint64_t* row = addend.row(b, limb, int64_t{1} << log_n);
+    return {x[b * x_stride + (static_cast<std::size_t>(limb) << log_n) + i], row != nullptr ? row[i] : 0};
+  }
+  __device__ __forceinline__ uint64_t operator()(const Operands& in, uint32_t b, uint32_t limb, std::size_t,
+                                                 uint64_t v) const {
+    const uint64_t* c = constants + 3 * static_cast<std::size_t>(limb);
+    const uint64_t q = __ldg(c);
+    uint64_t moved = mul_mod_shoup(in.x, __ldg(c + 1), __ldg(c + 2), q);
+    if (b < addend.count) moved = add_mod(moved, in.addend, q);
+    const uint64_t* f = finish + 3 * static_cast<std::size_t>(limb);
+    return sub_then_scale(moved, v, q, __ldg(f + 1), __ldg(f + 2));
+  }
+};
+
+}  // namespace
+
+void mod_down_rescale_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride, uint64_t* scratch,
+                          std::size_t scratch_batch_stride, uint64_t* out, std::size_t out_batch_stride,
+                          std::size_t batch, const uint32_t* limb_to_prime, const NttTablesView& ntt,
+                          const BasisConversionView& conv, const uint64_t* constants, BatchedOperand addend,
+                          const RescaleView& t) {
+  const char* where = "cuda::mod_down_rescale_ntt";
+  const LimbMap map = check_mod_down_rescale_ntt(where, x, x_batch_stride, scratch, scratch_batch_stride, out,
+                                                 out_batch_stride, batch, limb_to_prime, ntt, conv, constants, addend, t);
+  const uint32_t q = conv.num_dst;
+  const uint32_t p = conv.num_src;
+  const uint32_t l = q - 1;
+  const uint32_t log_n = ntt.log_n;
+  const std::size_t n = std::size_t{1} << log_n;
+  if (p != 1 || log_n <= 12) {
+    // As cpu::mod_down_rescale_ntt: ModDown into the scratch's first region, then the rescale.
+    uint64_t* moved_down = scratch;
+    uint64_t* inner_scratch = scratch + batch * q * n;
+    mod_down_ntt(ds, x, x_batch_stride, inner_scratch, p * n, moved_down, q * n, batch, limb_to_prime, ntt, conv,
+                 constants, addend);
+    rescale_ntt(ds, moved_down, q * n, inner_scratch, p * n, out, out_batch_stride, batch, limb_to_prime, ntt, t);
+    return;
+  }
+  require_grid_y(where, batch * l);
+  require_aligned_twiddles(where, ntt.forward);
+  require_aligned_twiddles(where, ntt.inverse);
+  const auto stream = static_cast<cudaStream_t>(ds.stream);
+  const std::size_t x_stride = kernel_batch_stride(batch, x_batch_stride, (q + p) * n);
+  const std::size_t z_stride = 2 * n;
+  const std::size_t out_stride = kernel_batch_stride(batch, out_batch_stride, l * n);
+  const auto polys = static_cast<uint32_t>(batch);
+  const uint32_t inverse_primes[2] = {map.prime[l], map.prime[q]};
+
+  // The inverse of [x_l * P^{-1} + a_l, x_P] per batch element into z (scratch), two phases.
+  NttLaunch inverse = make_ntt_launch(ntt, false, x + l * n, x_stride, scratch, z_stride, 2, inverse_primes);
+  dispatch_inverse_chunks_loading(chunk_log(log_n), inverse, 2 * polys, ds.device, stream,
+                                  ScaledLastLimbLoad{constants, addend, l, log_n});
+  check_launch(where);
+  inverse.src = scratch;
+  inverse.src_batch_stride = z_stride;
+  dispatch_columns<false>(column_log(log_n), inverse, 2 * polys, ds.device, stream);
+  check_launch(where);
+  // The forward transform of the l output limbs: formed as it loads, finished as it stores.
+  const NttLaunch forward_columns = make_ntt_launch(ntt, true, scratch, 0, out, out_stride, l, map.prime);
+  dispatch_columns<true>(column_log(log_n), forward_columns, polys * l, ds.device, stream,
+                         ModDownRescaleLoad{scratch, z_stride, conv.dst_moduli, constants, t, log_n});
+  check_launch(where);
+  const NttLaunch forward_chunks = make_ntt_launch(ntt, true, out, out_stride, out, out_stride, l, map.prime);
+  dispatch_chunks<true>(chunk_log(log_n), false, forward_chunks, polys * l, ds.device, stream,
+                        ModDownRescaleFinishStore{x, x_stride, constants, t.finish, addend, log_n});
+  check_launch(where);
+}
+
+}  // namespace fhelium::cuda
