@@ -131,6 +131,8 @@ if (op === 'steps' || op === 'graphSteps') {
     'modDownFinish': () => { modDownFinish(xq, conv, lt.modDownConstants, { out: conv }); return null; },
     // The four steps above in one call (what the engine runs since modDownNtt).
     'modDownNtt': () => modDownNtt(inner, t.ntt, lt.modDownConversion, lt.modDownConstants, { limbToPrime: lt.qpMap }),
+    // ModDown and the rescale that follows, one call (what relinearizeRescale runs).
+    'modDownRescaleNtt': () => native.modDownRescaleNtt(inner, t.ntt, lt.modDownConversion, lt.modDownConstants, lt.rescale, { limbToPrime: lt.qpMap }),
     'keyswitchInnerProduct rotated +=': () => {
       keyswitchInnerProduct(digits, keys.relinearizationKey.data, t.moduli, { limbToPrime: lt.qpMap, galoisElement: 5, out: inner, accumulate: true });
       return null;
@@ -165,6 +167,8 @@ if (op === 'steps' || op === 'graphSteps') {
       'engine.relinearize': () => engine.relinearize(product, keys.relinearizationKey),
       'engine.rescale': () => engine.rescale(a),
       'mul+relin+rescale': mrr,
+      'engine.relinearizeRescale': () => engine.relinearizeRescale(product, keys.relinearizationKey),
+      'multiplyRelinearizeRescale (one pass)': () => engine.multiplyRelinearizeRescale(a, b, keys.relinearizationKey),
     });
     const GRAPH_REPEAT = 20;
     for (const [name, f] of Object.entries(steps)) {

@@ -236,6 +236,11 @@ describe('multiplication chain on test-n12-l7 (CPU)', () => {
     for (const [k, f] of factors.entries()) {
       const cf = engine.encrypt(engine.encode(f, { level: ct.level, scale: ct.scale }), keys.publicKey);
       const next = engine.rescale(engine.multiplyRelinearize(ct, cf, keys.relinearizationKey));
+      // The one-pass form gives the same ciphertext, bit for bit.
+      const fused = engine.multiplyRelinearizeRescale(ct, cf, keys.relinearizationKey);
+      expect([fused.level, fused.scale, fused.components, fused.keyId]).toEqual([next.level, next.scale, next.components, next.keyId]);
+      expect(fused.data.toArray()).toEqual(next.data.toArray());
+      fused.dispose();
       ct.dispose();
       ct = next;
       for (let i = 0; i < n; i++) expected[i]! *= f[i]!;
@@ -243,6 +248,9 @@ describe('multiplication chain on test-n12-l7 (CPU)', () => {
       expect(maxError(engine.decode(engine.decrypt(ct, keys.secretKey)), (i) => expected[i]!)).toBeLessThan(1e-5);
     }
     expect(ct.level).toBe(0);
+    const square = engine.multiply(ct, ct);
+    expect(() => engine.relinearizeRescale(square, keys.relinearizationKey)).toThrow(/relinearizeRescale: ct is at level 0, the last level/);
+    expect(() => engine.relinearizeRescale(ct, keys.relinearizationKey)).toThrow(/relinearizeRescale/);
   });
 });
 
@@ -257,6 +265,7 @@ describe('benchmark set n14-l7 (CPU)', () => {
     const cy = engine.encrypt(engine.encode(y), keys.publicKey);
     const prod = engine.rescale(engine.multiplyRelinearize(cx, cy, keys.relinearizationKey));
     expect(maxError(engine.decode(engine.decrypt(prod, keys.secretKey)), (i) => x[i]! * y[i]!)).toBeLessThan(1e-6);
+    expect(engine.multiplyRelinearizeRescale(cx, cy, keys.relinearizationKey).data.toArray()).toEqual(prod.data.toArray());
     const rot = engine.rotate(prod, 1, keys.rotationKeys);
     expect(maxError(engine.decode(engine.decrypt(rot, keys.secretKey)), (i) => x[(i + 1) % n]! * y[(i + 1) % n]!)).toBeLessThan(1e-6);
   });

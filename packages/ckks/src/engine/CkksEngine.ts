@@ -538,7 +538,22 @@ export class CkksEngine {
 
   /** (c0, c1, c2) → (c0, c1) + KeySwitch(c2) under the relinearization key. */
   relinearize(ct: Ciphertext, relinearizationKey: RelinearizationKey): Ciphertext {
-    const op = 'relinearize';
+    return this.relinearizeMaybeRescale('relinearize', ct, relinearizationKey, false);
+  }
+
+  /**
+   * relinearize followed by rescale, in one pass: the same ciphertext, bit for bit, as
+   * `rescale(relinearize(ct, relinearizationKey))` (level l − 1, scale / q_l), without the
+   * relinearized ciphertext in between. The key switch's division by P and the rescale's division
+   * by q_l share their transforms (`modDownRescaleNtt` of `@fhelium/cuda-native`): on CUDA with one
+   * special prime, such as n14-l7, four kernels fewer.
+   * @throws {CkksLevelMismatchError} at level 0.
+   */
+  relinearizeRescale(ct: Ciphertext, relinearizationKey: RelinearizationKey): Ciphertext {
+    return this.relinearizeMaybeRescale('relinearizeRescale', ct, relinearizationKey, true);
+  }
+
+  private relinearizeMaybeRescale(op: string, ct: Ciphertext, relinearizationKey: RelinearizationKey, rescale: boolean): Ciphertext {
     this.live(op);
     checkCiphertext(this, ct, op);
     checkComponents(ct, 3, op);
@@ -548,11 +563,14 @@ export class CkksEngine {
     checkBelongs(this, relinearizationKey, op, 'relinearizationKey', 'RelinearizationKey');
     sameKey(ct, relinearizationKey, op, 'ct', 'relinearizationKey');
     checkKeyCovers(relinearizationKey, ct.level, op, 'relinearizationKey');
+    const l = ct.level;
+    if (rescale && l === 0) throw new CkksLevelMismatchError(`${op}: ct is at level 0, the last level; there is no prime left to divide by`);
     const scope = new Scope();
     try {
       const c01 = scope.narrow(ct.data, 0, 0, 2);
-      const ks = keySwitch(this._tables, ct.level, this.parameters.alpha, ct._component(2), relinearizationKey.data, c01);
-      return this.wrapLike(ct, ks, ct.level, ct.scale, 2);
+      const ks = keySwitch(this._tables, l, this.parameters.alpha, ct._component(2), relinearizationKey.data, c01, rescale);
+      if (!rescale) return this.wrapLike(ct, ks, l, ct.scale, 2);
+      return this.wrapLike(ct, ks, l - 1, ct.scale / Number(this.parameters.qPrimes[l]!), 2);
     } finally {
       scope.dispose();
     }
@@ -563,6 +581,16 @@ export class CkksEngine {
     const product = this.multiply(a, b);
     try {
       return this.relinearize(product, relinearizationKey);
+    } finally {
+      product.dispose();
+    }
+  }
+
+  /** multiply followed by relinearizeRescale: the same ciphertext, bit for bit, as the three calls. */
+  multiplyRelinearizeRescale(a: Ciphertext, b: Ciphertext, relinearizationKey: RelinearizationKey): Ciphertext {
+    const product = this.multiply(a, b);
+    try {
+      return this.relinearizeRescale(product, relinearizationKey);
     } finally {
       product.dispose();
     }

@@ -58,7 +58,10 @@ describeCuda('CkksEngine: CPU and CUDA agree bit for bit', () => {
           rotateMany: engine.rotateMany(x, [1, -3, 16], keys.rotationKeys)[2]!,
           conjugate: engine.conjugate(x, keys.conjugationKey!),
           decrypted: engine.decrypt(prod, keys.secretKey),
+          multiplyRelinearizeRescale: engine.multiplyRelinearizeRescale(x, y, keys.relinearizationKey),
         };
+        // The one-pass form (fused kernels on CUDA with one special prime) equals the three calls.
+        expect(outs.multiplyRelinearizeRescale.data.toArray(), `${device}: multiplyRelinearizeRescale`).toEqual(rescaled.data.toArray());
         const decoded = engine.decode(outs.decryptedLower);
         return { outs, decoded };
       };

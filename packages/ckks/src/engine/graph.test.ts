@@ -47,6 +47,29 @@ describeCuda('CkksEngine under CUDA Graph capture', () => {
     graph.reset();
   });
 
+  itCuda('multiplyRelinearizeRescale at n14-l7 (the fused ModDown + rescale kernels), captured and replayed, equals the three calls', () => {
+    const engine = CkksEngine.create({ preset: 'n14-l7', device: 'cuda', seed: 'graph-one-pass' });
+    const keys = engine.generateKeys();
+    const n = engine.slots;
+    const enc = (f: (i: number) => number) => engine.encrypt(engine.encode(Float64Array.from({ length: n }, (_, i) => f(i))), keys.publicKey);
+    const inA = enc((i) => Math.sin(i) / 2);
+    const inB = enc((i) => Math.cos(i) / 2);
+    const threeCalls = (a: Ciphertext, b: Ciphertext) => engine.rescale(engine.relinearize(engine.multiply(a, b), keys.relinearizationKey));
+    const graph = new CudaGraph();
+    const out = graph.capture(() => engine.multiplyRelinearizeRescale(inA, inB, keys.relinearizationKey), { stream: new Stream('cuda') });
+    for (const [k, seed] of [1, 2, 3].entries()) {
+      const nextA = enc((i) => Math.cos(seed * i) / 3);
+      const nextB = enc((i) => Math.sin((seed + k + 1) * i) / 3);
+      inA.data.copy_(nextA.data);
+      inB.data.copy_(nextB.data);
+      graph.replay();
+      expect(out.data.toArray()).toEqual(threeCalls(nextA, nextB).data.toArray());
+    }
+    const got = engine.decode(engine.decrypt(out, keys.secretKey));
+    for (const i of [0, 1, 100, n - 1]) expect(Math.abs(got[i]! - (Math.cos(3 * i) / 3) * (Math.sin(6 * i) / 3))).toBeLessThan(1e-6);
+    graph.reset();
+  });
+
   itCuda('encrypt (public and secret key) and key generation throw inside a capture, and work after it', () => {
     const engine = CkksEngine.create({ preset: 'test-n10-l3', device: 'cuda', allowInsecure: true, seed: 'graph-refuse' });
     const keys = engine.generateKeys();

@@ -10,7 +10,7 @@
  * ({@link keySwitchInnerProductInto}) and share one step 3.
  * Every scratch tensor comes from the caching allocator and is released before returning.
  */
-import { keyswitchInnerProduct, modDownNtt, modUpDigitsNtt, nttInverse, type Tensor } from '@fhelium/cuda-native';
+import { keyswitchInnerProduct, modDownNtt, modDownRescaleNtt, modUpDigitsNtt, nttInverse, type Tensor } from '@fhelium/cuda-native';
 
 import type { EngineTables } from './tables.js';
 
@@ -44,6 +44,16 @@ export function modUpToDigits(tables: EngineTables, level: number, alpha: number
 export function modDown(tables: EngineTables, level: number, x: Tensor, addend?: Tensor): Tensor {
   const lt = tables.levels[level]!;
   return modDownNtt(x, tables.ntt, lt.modDownConversion, lt.modDownConstants, { limbToPrime: lt.qpMap, addend });
+}
+
+/**
+ * {@link modDown} followed by the rescale by q_l, in one native call (`modDownRescaleNtt`):
+ * `[2, l, N]` in NTT form over Q_{l-1}, the same words as `rescaleNtt` of {@link modDown}'s result.
+ * Precondition: level l ≥ 1 (the level's rescale tables exist).
+ */
+export function modDownRescale(tables: EngineTables, level: number, x: Tensor, addend?: Tensor): Tensor {
+  const lt = tables.levels[level]!;
+  return modDownRescaleNtt(x, tables.ntt, lt.modDownConversion, lt.modDownConstants, lt.rescale!, { limbToPrime: lt.qpMap, addend });
 }
 
 /**
@@ -90,12 +100,27 @@ export function keySwitchDigits(
 
 /**
  * ModUp, inner product and ModDown of `c` (`[l+1, N]`, NTT form) under `keyData`, plus `addend`
- * (see {@link modDown}).
+ * (see {@link modDown}); with `rescale`, the ModDown is {@link modDownRescale}'s (level l ≥ 1), and
+ * the result `[2, l, N]` over Q_{l-1}.
  */
-export function keySwitch(tables: EngineTables, level: number, alpha: number, c: Tensor, keyData: Tensor, addend?: Tensor): Tensor {
+export function keySwitch(
+  tables: EngineTables,
+  level: number,
+  alpha: number,
+  c: Tensor,
+  keyData: Tensor,
+  addend?: Tensor,
+  rescale = false,
+): Tensor {
   const digits = modUpToDigits(tables, level, alpha, c);
   try {
-    return keySwitchDigits(tables, level, digits, keyData, 1, addend);
+    if (!rescale) return keySwitchDigits(tables, level, digits, keyData, 1, addend);
+    const inner = keySwitchInnerProductInto(tables, level, digits, keyData, 1, null);
+    try {
+      return modDownRescale(tables, level, inner, addend);
+    } finally {
+      inner.dispose();
+    }
   } finally {
     digits.dispose();
   }

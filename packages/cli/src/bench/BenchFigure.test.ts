@@ -78,7 +78,11 @@ describe('figuresOf', () => {
     expect(replay.reference).toBeCloseTo(0.302, 12);
     expect(figures.find((f) => f.name === 'ckksMulRelinRescale.n16-l23.eagerMs')!.reference).toBeCloseTo(0.813, 12);
     expect(figures.find((f) => f.name === 'ckksMatrixVector.replayMs')).toMatchObject({ value: 1.8, reference: null });
-    expect(figures).toHaveLength(9 + 6 + 2);
+    expect(figures.find((f) => f.name === 'ckksMulRelinRescale.n14-l7.onePassReplayMs')).toMatchObject({
+      label: 'replayed, one pass (multiplyRelinearizeRescale)',
+      value: 0.35,
+    });
+    expect(figures).toHaveLength(9 + 6 + 2 + 2);
     // Without a GPU every section is null: no figures.
     expect(figuresOf('graph', { benchmark: '@fhelium/graph', cuda: false, replayHostOverhead: null, pipelinedOverlap: null, ckksMulRelinRescale: null, ckksMatrixVector: null })).toEqual([]);
   });

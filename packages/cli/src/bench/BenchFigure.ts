@@ -153,7 +153,13 @@ function graphFigures(result: Json): BenchFigure[] {
   for (const chain of Array.isArray(result.ckksMulRelinRescale) ? result.ckksMulRelinRescale : []) {
     if (!isRecord(chain) || typeof chain.preset !== 'string') continue;
     const refUs = gpu ? phantomMultiplyRescaleUs(chain.preset) : null;
-    for (const [key, label] of [['eagerMs', 'eager'], ['replayMs', 'replayed'], ['replayWithCopyMs', 'replayed with input copy']] as const) {
+    for (const [key, label] of [
+      ['eagerMs', 'eager'],
+      ['replayMs', 'replayed'],
+      ['replayWithCopyMs', 'replayed with input copy'],
+      ['onePassEagerMs', 'eager, one pass (multiplyRelinearizeRescale)'],
+      ['onePassReplayMs', 'replayed, one pass (multiplyRelinearizeRescale)'],
+    ] as const) {
       const value = num(chain[key]);
       if (value === null) continue;
       out.push(
