@@ -113,70 +113,58 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
     });
   }
 
+  /**
+   * The CPU and CUDA operands of a ModDown over q limbs (one 60-bit, then 45-bit primes) and p
+   * special primes: tables on both devices, x of `batch` entries ([batch, q+p, N] in a wider
+   * buffer), an addend of `addendEntries` entries (0: none); x's limbs on table rows 1.., as in a
+   * key switch. Sizes are kept small: the CPU reference costs seconds at 2^17.
+   */
+  function modDownCase(logN: number, qLimbs: number, pLimbs: number, batch: number, addendEntries: number, seed: bigint) {
+    const n = 1 << logN;
+    const q = [...nttPrimes(60, logN, 1), ...nttPrimes(45, logN, qLimbs - 1)];
+    const p = nttPrimes(61, logN, pLimbs);
+    const rows = [...nttPrimes(50, logN, 1), ...q, ...p];
+    const limbs = qLimbs + pLimbs;
+    const wide = Tensor.fromArray(randomPoly([...q, ...p, q[0]!], batch, n, seed), { shape: [batch, limbs + 1, n] });
+    const addend = addendEntries === 0 ? undefined : Tensor.fromArray(randomPoly(q, addendEntries, n, seed + 1n), { shape: [addendEntries, qLimbs, n] });
+    const side = (device: 'cpu' | 'cuda') => ({
+      ntt: NttTables.build(logN, rows, { device }),
+      conversion: BasisConversionTables.build(p, q, { device }),
+      constants: modDownConstants(q, p, { device }),
+      rescale: RescaleTables.build(q, { device }),
+      x: wide.to(device).narrow(1, 0, limbs),
+      options: { limbToPrime: [...q, ...p].map((_, i) => i + 1), addend: addend?.to(device) },
+    });
+    return { cpu: side('cpu'), gpu: side('cuda') };
+  }
+
+  // One P limb (the fused CUDA paths from logN 13 on; narrow blocks) and three (the composition),
+  // addends of two entries (every batch element), one (the first of two) and none.
+  const MOD_DOWN_CASES = [
+    [2, 1, 2, 2],
+    [4, 1, 2, 1],
+    [4, 3, 1, 0],
+  ] as const;
+
   for (const logN of [10, 12, 13, 14, 15, 16, 17]) {
-    // ModDown with one P limb (the fused CUDA path from logN 13 on; narrow blocks) and with three
-    // (the composition), addends of two entries, one and none; x's limbs on table rows 1.. as in a
-    // key switch. Sizes are kept small: the CPU reference costs seconds at 2^17.
     itCuda(`modDownNtt at logN = ${logN}`, () => {
-      const n = 1 << logN;
-      for (const [qLimbs, pLimbs, batch, addendEntries] of [
-        [1, 1, 2, 2],
-        [4, 1, 2, 1],
-        [4, 3, 1, 0],
-      ] as const) {
-        const q = [...nttPrimes(60, logN, 1), ...nttPrimes(45, logN, qLimbs - 1)];
-        const p = nttPrimes(61, logN, pLimbs);
-        const rows = [...nttPrimes(50, logN, 1), ...q, ...p];
-        const map = [...q, ...p].map((_, i) => i + 1);
-        const cpuNtt = NttTables.build(logN, rows);
-        const gpuNtt = NttTables.build(logN, rows, { device: 'cuda' });
-        const cpuConv = BasisConversionTables.build(p, q);
-        const gpuConv = BasisConversionTables.build(p, q, { device: 'cuda' });
-        const cpuConst = modDownConstants(q, p);
-        const gpuConst = modDownConstants(q, p, { device: 'cuda' });
-        const limbs = qLimbs + pLimbs;
-        const wide = Tensor.fromArray(randomPoly([...q, ...p, q[0]!], batch, n, BigInt(logN * 1000 + limbs)), { shape: [batch, limbs + 1, n] });
-        const x = wide.narrow(1, 0, limbs);
-        const xg = wide.to('cuda').narrow(1, 0, limbs);
-        const addend = addendEntries === 0 ? undefined : Tensor.fromArray(randomPoly(q, addendEntries, n, 7n), { shape: [addendEntries, qLimbs, n] });
+      // Also a ModDown to a single Q limb.
+      for (const [qLimbs, pLimbs, batch, addendEntries] of [[1, 1, 2, 2] as const, ...MOD_DOWN_CASES]) {
+        const { cpu, gpu } = modDownCase(logN, qLimbs, pLimbs, batch, addendEntries, BigInt(logN * 1000 + qLimbs + pLimbs));
         same(
-          modDownNtt(x, cpuNtt, cpuConv, cpuConst, { limbToPrime: map, addend }),
-          modDownNtt(xg, gpuNtt, gpuConv, gpuConst, { limbToPrime: map, addend: addend?.to('cuda') }),
+          modDownNtt(cpu.x, cpu.ntt, cpu.conversion, cpu.constants, cpu.options),
+          modDownNtt(gpu.x, gpu.ntt, gpu.conversion, gpu.constants, gpu.options),
         );
       }
     });
-  }
 
-  for (const logN of [10, 12, 13, 14, 15, 16, 17]) {
-    // ModDown then rescale: one P limb (the fused CUDA path from logN 13 on) and three (the
-    // composition), addends of two entries (every batch element), one (the first of two) and none.
+    // ModDown then rescale in one call: on CUDA the fused path with one P limb from logN 13 on.
     itCuda(`modDownRescaleNtt at logN = ${logN}`, () => {
-      const n = 1 << logN;
-      for (const [qLimbs, pLimbs, batch, addendEntries] of [
-        [2, 1, 2, 2],
-        [4, 1, 2, 1],
-        [4, 3, 1, 0],
-      ] as const) {
-        const q = [...nttPrimes(60, logN, 1), ...nttPrimes(45, logN, qLimbs - 1)];
-        const p = nttPrimes(61, logN, pLimbs);
-        const rows = [...nttPrimes(50, logN, 1), ...q, ...p];
-        const map = [...q, ...p].map((_, i) => i + 1);
-        const cpuNtt = NttTables.build(logN, rows);
-        const gpuNtt = NttTables.build(logN, rows, { device: 'cuda' });
-        const cpuConv = BasisConversionTables.build(p, q);
-        const gpuConv = BasisConversionTables.build(p, q, { device: 'cuda' });
-        const cpuConst = modDownConstants(q, p);
-        const gpuConst = modDownConstants(q, p, { device: 'cuda' });
-        const cpuRescale = RescaleTables.build(q);
-        const gpuRescale = RescaleTables.build(q, { device: 'cuda' });
-        const limbs = qLimbs + pLimbs;
-        const wide = Tensor.fromArray(randomPoly([...q, ...p, q[0]!], batch, n, BigInt(logN * 1000 + limbs + 7)), { shape: [batch, limbs + 1, n] });
-        const x = wide.narrow(1, 0, limbs);
-        const xg = wide.to('cuda').narrow(1, 0, limbs);
-        const addend = addendEntries === 0 ? undefined : Tensor.fromArray(randomPoly(q, addendEntries, n, 9n), { shape: [addendEntries, qLimbs, n] });
+      for (const [qLimbs, pLimbs, batch, addendEntries] of MOD_DOWN_CASES) {
+        const { cpu, gpu } = modDownCase(logN, qLimbs, pLimbs, batch, addendEntries, BigInt(logN * 1000 + qLimbs + pLimbs + 7));
         same(
-          modDownRescaleNtt(x, cpuNtt, cpuConv, cpuConst, cpuRescale, { limbToPrime: map, addend }),
-          modDownRescaleNtt(xg, gpuNtt, gpuConv, gpuConst, gpuRescale, { limbToPrime: map, addend: addend?.to('cuda') }),
+          modDownRescaleNtt(cpu.x, cpu.ntt, cpu.conversion, cpu.constants, cpu.rescale, cpu.options),
+          modDownRescaleNtt(gpu.x, gpu.ntt, gpu.conversion, gpu.constants, gpu.rescale, gpu.options),
         );
       }
     });

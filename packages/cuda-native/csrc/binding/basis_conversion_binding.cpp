@@ -94,8 +94,17 @@ BasisConversionView conversion_view(Args& a, napi_value layout_value, uint64_t p
   return v;
 }
 
-namespace {
+ModDownOperands mod_down_operands(Args& a, const char* op) {
+  ModDownOperands m{};
+  m.ntt = kernels::ntt_view(a, 1, 2, 3);
+  m.conversion = conversion_view(a, a.at(4), a.u64(5), a.i64(6));
+  m.buffers = kernels::scratch_operands(a, 7, std::size_t{m.conversion.num_src} + m.conversion.num_dst, op);
+  m.constants = a.ptr<const uint64_t>(15);
+  m.addend = BatchedOperand{a.ptr<const uint64_t>(16), a.i64(18), a.i64(17)};
+  return m;
+}
 
+namespace {
 
 // basisConvert(device, layout, tablesPtr, tablesWords, in, inBatchStride, out, outBatchStride, batch, logN)
 napi_value basis_convert(Args& a) {
@@ -238,14 +247,10 @@ FHELIUM_BINDING("modDownFinish", mod_down_finish)
 //            constants, addend, addendBatchStride, addendCount): addendCount 0 adds nothing.
 napi_value mod_down_ntt(Args& a) {
   const int dev = a.i32(0);
-  const NttTablesView ntt = kernels::ntt_view(a, 1, 2, 3);
-  const BasisConversionView t = conversion_view(a, a.at(4), a.u64(5), a.i64(6));
-  const kernels::ScratchOperands s =
-      kernels::scratch_operands(a, 7, std::size_t{t.num_src} + t.num_dst, "modDownNtt");
-  const auto* constants = a.ptr<const uint64_t>(15);
-  const BatchedOperand addend{a.ptr<const uint64_t>(16), a.i64(18), a.i64(17)};
+  const ModDownOperands m = mod_down_operands(a, "modDownNtt");
+  const kernels::ScratchOperands& s = m.buffers;
   FHELIUM_RUN_ON(dev, mod_down_ntt, s.x, s.x_stride, s.scratch, s.scratch_stride, s.out, s.out_stride, s.batch,
-                 s.limb_to_prime, ntt, t, constants, addend);
+                 s.limb_to_prime, m.ntt, m.conversion, m.constants, m.addend);
   return nullptr;
 }
 FHELIUM_BINDING("modDownNtt", mod_down_ntt)

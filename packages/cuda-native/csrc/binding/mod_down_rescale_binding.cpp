@@ -20,15 +20,11 @@ namespace {
 //                   rescaleLayout, rescalePtr, rescaleWords): addendCount 0 adds nothing.
 napi_value mod_down_rescale_ntt(Args& a) {
   const int dev = a.i32(0);
-  const NttTablesView ntt = kernels::ntt_view(a, 1, 2, 3);
-  const BasisConversionView conv = conversion_view(a, a.at(4), a.u64(5), a.i64(6));
-  const kernels::ScratchOperands s =
-      kernels::scratch_operands(a, 7, std::size_t{conv.num_src} + conv.num_dst, "modDownRescaleNtt");
-  const auto* constants = a.ptr<const uint64_t>(15);
-  const BatchedOperand addend{a.ptr<const uint64_t>(16), a.i64(18), a.i64(17)};
+  const ModDownOperands m = mod_down_operands(a, "modDownRescaleNtt");
+  const kernels::ScratchOperands& s = m.buffers;
   const RescaleView t = rescale_view(a, 19);
   FHELIUM_RUN_ON(dev, mod_down_rescale_ntt, s.x, s.x_stride, s.scratch, s.scratch_stride, s.out, s.out_stride,
-                 s.batch, s.limb_to_prime, ntt, conv, constants, addend, t);
+                 s.batch, s.limb_to_prime, m.ntt, m.conversion, m.constants, m.addend, t);
   return nullptr;
 }
 FHELIUM_BINDING("modDownRescaleNtt", mod_down_rescale_ntt)

@@ -57,7 +57,6 @@ RescaleView rescale_view(Args& a, std::size_t at) {
 
 namespace {
 
-
 // rescalePrepare(device, layout, tablesPtr, tablesWords, last, lastBatchStride, out, outBatchStride, batch, logN)
 napi_value rescale_prepare(Args& a) {
   const int dev = a.i32(0);

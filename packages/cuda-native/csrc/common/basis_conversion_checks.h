@@ -183,6 +183,22 @@ inline std::size_t check_scratch_buffers(const char* where, const uint64_t* x, s
   return out_words;
 }
 
+// What every ModDown in NTT form requires of its tables and pointers (mod_down_ntt,
+// mod_down_rescale_ntt): a supported N, complete views, non-null buffers, at most kMaxLimbs limbs
+// in x. Throws Error(Argument) naming `where`.
+inline void check_mod_down_basics(const char* where, const uint64_t* x, const uint64_t* scratch, const uint64_t* out,
+                                  const NttTablesView& ntt, const BasisConversionView& conv,
+                                  const uint64_t* constants) {
+  require_log_n(where, ntt.log_n);
+  check_conversion_view(where, conv);
+  require_complete_ntt_view(where, ntt);
+  require_argument(x != nullptr && scratch != nullptr && out != nullptr && constants != nullptr, where,
+                   "non-null x, scratch, out and constants", "a null pointer");
+  const std::size_t limbs = std::size_t{conv.num_dst} + conv.num_src;
+  require_argument(limbs <= kMaxLimbs, where, "at most " + std::to_string(kMaxLimbs) + " limbs in x",
+                   std::to_string(limbs));
+}
+
 // mod_down_ntt: x holds q + p limbs per batch element (q = conv.num_dst limbs over Q_l, then
 // p = conv.num_src over P), scratch p, out q; constants [q][3]; the addend as for mod_down_finish.
 // x, scratch, out and the addend are pairwise disjoint (out is written before x and the addend are
@@ -193,15 +209,9 @@ inline LimbMap check_mod_down_ntt(const char* where, const uint64_t* x, std::siz
                                   const BasisConversionView& conv, const uint64_t* constants,
                                   const BatchedOperand& addend) {
   const uint32_t log_n = ntt.log_n;
-  require_log_n(where, log_n);
-  check_conversion_view(where, conv);
-  require_complete_ntt_view(where, ntt);
-  require_argument(x != nullptr && scratch != nullptr && out != nullptr && constants != nullptr, where,
-                   "non-null x, scratch, out and constants", "a null pointer");
+  check_mod_down_basics(where, x, scratch, out, ntt, conv, constants);
   const std::size_t q = conv.num_dst;
   const std::size_t p = conv.num_src;
-  require_argument(q + p <= kMaxLimbs, where, "at most " + std::to_string(kMaxLimbs) + " limbs in x",
-                   std::to_string(q + p));
   const std::size_t out_words =
       check_scratch_buffers(where, x, x_stride, q + p, scratch, scratch_stride, p, out, out_stride, q, batch, log_n);
   check_addend(where, addend, batch, q, log_n);

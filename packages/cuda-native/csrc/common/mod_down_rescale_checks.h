@@ -24,16 +24,10 @@ inline LimbMap check_mod_down_rescale_ntt(const char* where, const uint64_t* x, 
                                           const uint64_t* constants, const BatchedOperand& addend,
                                           const RescaleView& t) {
   const uint32_t log_n = ntt.log_n;
-  require_log_n(where, log_n);
-  check_conversion_view(where, conv);
+  check_mod_down_basics(where, x, scratch, out, ntt, conv, constants);
   check_rescale_view(where, t);
-  require_complete_ntt_view(where, ntt);
-  require_argument(x != nullptr && scratch != nullptr && out != nullptr && constants != nullptr, where,
-                   "non-null x, scratch, out and constants", "a null pointer");
   const std::size_t q = conv.num_dst;
   const std::size_t p = conv.num_src;
-  require_argument(q + p <= kMaxLimbs, where, "at most " + std::to_string(kMaxLimbs) + " limbs in x",
-                   std::to_string(q + p));
   require_argument(q >= 2 && std::size_t{t.num_dst} + 1 == q, where,
                    "rescale tables that drop the last of the conversion's " + std::to_string(q) + " limbs",
                    "tables from " + std::to_string(t.num_dst + 1) + " limbs");
