@@ -21,7 +21,7 @@ import { Ciphertext, type Plaintext, type RotationKey } from '@fhelium/ckks-valu
 import { checkCiphertext, checkComponents, checkPlaintext, sameLevel, sameScale } from './checks.js';
 import type { CkksEngine, RotationKeys } from './CkksEngine.js';
 import { CkksArgumentError, CkksContextMismatchError, CkksLevelMismatchError } from './errors.js';
-import { keySwitchInnerProductInto, modDown, modUpToDigits } from './keySwitch.js';
+import { keySwitchInnerProductInto, modDownRescale, modUpToDigits } from './keySwitch.js';
 import { Scope } from './scope.js';
 
 /** The padded dimension d' and the BSGS split of a d×d product. */
@@ -192,7 +192,7 @@ interface GiantStep {
  * φ_j(Σ_i rot(v, i) ⊙ pt_{j,i}) with the rotation's automorphism φ_j applied on the way; its
  * component 1 is ModUp'd and its key-switch inner product added, before ModDown, into one sum over
  * Q_l ∪ P, while its component 0 is added into the result; one ModDown of that sum (instead of
- * one per giant step) and one rescale finish the product.
+ * one per giant step), in one pass with the rescale that finishes the product (`modDownRescaleNtt`).
  * @throws {CkksLevelMismatchError} when the diagonals were encoded for another level;
  *   {@link CkksContextMismatchError} for another context; `CkksMissingKeyError` for a missing rotation
  *   key; the plaintext checks of `multiplyPlain` for a disposed or foreign diagonal. All are thrown
@@ -281,27 +281,21 @@ export function matrixVector(ct: Ciphertext, options: MatrixVectorOptions): Ciph
         scope.dispose();
       }
     }
+    const scale = (ct.scale * diagonals.scale) / Number(engine.parameters.qPrimes[level]!);
     if (sumQP === null) {
-      data = sumQ!;
+      const product = new Ciphertext({ parameters: engine.parameters, data: sumQ!, level, scale: ct.scale * diagonals.scale, domain: 'ntt', keyId: ct.keyId, components: 2 });
       sumQ = null;
-    } else {
-      data = modDown(tables, level, sumQP, sumQHasComponent1 ? sumQ! : scope.component(sumQ!, 0));
+      try {
+        return engine.rescale(product);
+      } finally {
+        product.dispose();
+      }
     }
-    const product = new Ciphertext({
-      parameters: engine.parameters,
-      data,
-      level,
-      scale: ct.scale * diagonals.scale,
-      domain: 'ntt',
-      keyId: ct.keyId,
-      components: 2,
-    });
+    // The shared ModDown and the rescale in one pass (the same words as rescale(modDown(...))).
+    data = modDownRescale(tables, level, sumQP, sumQHasComponent1 ? sumQ! : scope.component(sumQ!, 0));
+    const out = new Ciphertext({ parameters: engine.parameters, data, level: level - 1, scale, domain: 'ntt', keyId: ct.keyId, components: 2 });
     data = null;
-    try {
-      return engine.rescale(product);
-    } finally {
-      product.dispose();
-    }
+    return out;
   } finally {
     scope.dispose();
     data?.dispose();
