@@ -194,7 +194,9 @@ __global__ void __launch_bounds__(kCols << (S - R), 1024 / (kCols << (S - R)))
 // Chunk phase: tile = 2^S contiguous elements, kTiles tiles per block. Forward: the last S stages
 // (all of them when S = log_n), output fully reduced. Inverse: the first S stages, output in
 // [0, 2q), or fully reduced when S = log_n (the last stage folds in N^{-1}). The low-bit group
-// goes through shared memory on the global side so that global accesses stay coalesced.
+// goes through shared memory on the global side so that global accesses stay coalesced. The
+// forward stores through `epilogue`; the inverse reads its input through `load` (PlainLoad: a
+// cp.async copy of src; any other functor forms each word, as the column kernel's loads do).
 // kStageTw (the two-phase blocks of 2048 or 512 words): the block's twiddles are staged in shared
 // memory at its start (ChunkTwiddles), overlapped with its first data loads. Nsight Compute on the
 // H200 put this kernel at 6.4-6.9 us for 2-8 limbs at N = 2^14 against 4.7-5.3 us for the column
