@@ -117,7 +117,8 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
    * The CPU and CUDA operands of a ModDown over q limbs (one 60-bit, then 45-bit primes) and p
    * special primes: tables on both devices, x of `batch` entries ([batch, q+p, N] in a wider
    * buffer), an addend of `addendEntries` entries (0: none); x's limbs on table rows 1.., as in a
-   * key switch. Sizes are kept small: the CPU reference costs seconds at 2^17.
+   * key switch; and `q`, for tables of the limbs over Q_l. Sizes are kept small: the CPU
+   * reference costs seconds at 2^17.
    */
   function modDownCase(logN: number, qLimbs: number, pLimbs: number, batch: number, addendEntries: number, seed: bigint) {
     const n = 1 << logN;
@@ -131,11 +132,10 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
       ntt: NttTables.build(logN, rows, { device }),
       conversion: BasisConversionTables.build(p, q, { device }),
       constants: modDownConstants(q, p, { device }),
-      rescale: RescaleTables.build(q, { device }),
       x: wide.to(device).narrow(1, 0, limbs),
       options: { limbToPrime: [...q, ...p].map((_, i) => i + 1), addend: addend?.to(device) },
     });
-    return { cpu: side('cpu'), gpu: side('cuda') };
+    return { q, cpu: side('cpu'), gpu: side('cuda') };
   }
 
   // One P limb (the fused CUDA paths from logN 13 on; narrow blocks) and three (the composition),
@@ -161,10 +161,10 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
     // ModDown then rescale in one call: on CUDA the fused path with one P limb from logN 13 on.
     itCuda(`modDownRescaleNtt at logN = ${logN}`, () => {
       for (const [qLimbs, pLimbs, batch, addendEntries] of MOD_DOWN_CASES) {
-        const { cpu, gpu } = modDownCase(logN, qLimbs, pLimbs, batch, addendEntries, BigInt(logN * 1000 + qLimbs + pLimbs + 7));
+        const { q, cpu, gpu } = modDownCase(logN, qLimbs, pLimbs, batch, addendEntries, BigInt(logN * 1000 + qLimbs + pLimbs + 7));
         same(
-          modDownRescaleNtt(cpu.x, cpu.ntt, cpu.conversion, cpu.constants, cpu.rescale, cpu.options),
-          modDownRescaleNtt(gpu.x, gpu.ntt, gpu.conversion, gpu.constants, gpu.rescale, gpu.options),
+          modDownRescaleNtt(cpu.x, cpu.ntt, cpu.conversion, cpu.constants, RescaleTables.build(q), cpu.options),
+          modDownRescaleNtt(gpu.x, gpu.ntt, gpu.conversion, gpu.constants, RescaleTables.build(q, { device: 'cuda' }), gpu.options),
         );
       }
     });
