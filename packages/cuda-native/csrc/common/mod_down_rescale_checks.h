@@ -47,4 +47,22 @@ inline LimbMap check_mod_down_rescale_ntt(const char* where, const uint64_t* x, 
   return make_limb_map(where, limb_to_prime, q + p, ntt.num_primes);
 }
 
+// How the composed path (ModDown, then the rescale; cpu/ always, cuda/ where it does not fuse)
+// splits a checked scratch buffer: ModDown's result, [batch][q][N], then the callees' own scratch,
+// [batch][p][N] (mod_down_ntt's p limbs, then rescale_ntt's one). Disjoint spans, as the callees'
+// checks require.
+struct ModDownRescaleScratch {
+  uint64_t* moved_down;
+  std::size_t moved_down_stride;
+  uint64_t* inner;
+  std::size_t inner_stride;
+};
+
+inline ModDownRescaleScratch split_mod_down_rescale_scratch(uint64_t* scratch, std::size_t batch,
+                                                            const BasisConversionView& conv, uint32_t log_n) {
+  const std::size_t q_words = std::size_t{conv.num_dst} << log_n;
+  const std::size_t p_words = std::size_t{conv.num_src} << log_n;
+  return {scratch, q_words, scratch + batch * q_words, p_words};
+}
+
 }  // namespace fhelium

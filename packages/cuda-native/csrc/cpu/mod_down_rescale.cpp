@@ -6,9 +6,7 @@
 
 namespace fhelium::cpu {
 
-// The composition itself: ModDown into the scratch's first region, [batch][q][N] (its own scratch
-// in the second, [batch][p][N]), then the rescale of those q limbs (its one-limb scratch in the
-// second region again). The two regions are disjoint spans, as the callees' checks require.
+// The composition itself, in the scratch's two regions (split_mod_down_rescale_scratch).
 void mod_down_rescale_ntt(const uint64_t* x, std::size_t x_batch_stride, uint64_t* scratch,
                           std::size_t scratch_batch_stride, uint64_t* out, std::size_t out_batch_stride,
                           std::size_t batch, const uint32_t* limb_to_prime, const NttTablesView& ntt,
@@ -16,13 +14,11 @@ void mod_down_rescale_ntt(const uint64_t* x, std::size_t x_batch_stride, uint64_
                           const RescaleView& t) {
   check_mod_down_rescale_ntt("cpu::mod_down_rescale_ntt", x, x_batch_stride, scratch, scratch_batch_stride, out,
                              out_batch_stride, batch, limb_to_prime, ntt, conv, constants, addend, t);
-  const std::size_t q_words = std::size_t{conv.num_dst} << ntt.log_n;
-  const std::size_t p_words = std::size_t{conv.num_src} << ntt.log_n;
-  uint64_t* moved_down = scratch;
-  uint64_t* inner_scratch = scratch + batch * q_words;
-  mod_down_ntt(x, x_batch_stride, inner_scratch, p_words, moved_down, q_words, batch, limb_to_prime, ntt, conv,
-               constants, addend);
-  rescale_ntt(moved_down, q_words, inner_scratch, p_words, out, out_batch_stride, batch, limb_to_prime, ntt, t);
+  const ModDownRescaleScratch r = split_mod_down_rescale_scratch(scratch, batch, conv, ntt.log_n);
+  mod_down_ntt(x, x_batch_stride, r.inner, r.inner_stride, r.moved_down, r.moved_down_stride, batch, limb_to_prime,
+               ntt, conv, constants, addend);
+  rescale_ntt(r.moved_down, r.moved_down_stride, r.inner, r.inner_stride, out, out_batch_stride, batch, limb_to_prime,
+              ntt, t);
 }
 
 }  // namespace fhelium::cpu

@@ -105,12 +105,12 @@ void mod_down_rescale_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batc
   const uint32_t log_n = ntt.log_n;
   const std::size_t n = std::size_t{1} << log_n;
   if (p != 1 || log_n <= 12) {
-    // As cpu::mod_down_rescale_ntt: ModDown into the scratch's first region, then the rescale.
-    uint64_t* moved_down = scratch;
-    uint64_t* inner_scratch = scratch + batch * q * n;
-    mod_down_ntt(ds, x, x_batch_stride, inner_scratch, p * n, moved_down, q * n, batch, limb_to_prime, ntt, conv,
-                 constants, addend);
-    rescale_ntt(ds, moved_down, q * n, inner_scratch, p * n, out, out_batch_stride, batch, limb_to_prime, ntt, t);
+    // As cpu::mod_down_rescale_ntt.
+    const ModDownRescaleScratch r = split_mod_down_rescale_scratch(scratch, batch, conv, log_n);
+    mod_down_ntt(ds, x, x_batch_stride, r.inner, r.inner_stride, r.moved_down, r.moved_down_stride, batch,
+                 limb_to_prime, ntt, conv, constants, addend);
+    rescale_ntt(ds, r.moved_down, r.moved_down_stride, r.inner, r.inner_stride, out, out_batch_stride, batch,
+                limb_to_prime, ntt, t);
     return;
   }
   require_grid_y(where, batch * l);
@@ -125,8 +125,8 @@ void mod_down_rescale_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batc
 
   // The inverse of [x_l * P^{-1} + a_l, x_P] per batch element into z (scratch), two phases.
   NttLaunch inverse = make_ntt_launch(ntt, false, x + l * n, x_stride, scratch, z_stride, 2, inverse_primes);
-  dispatch_inverse_chunks_loading(chunk_log(log_n), inverse, 2 * polys, ds.device, stream,
-                                  ScaledLastLimbLoad{constants, addend, l, log_n});
+  dispatch_chunks<false>(chunk_log(log_n), false, inverse, 2 * polys, ds.device, stream, PlainStore{},
+                         ScaledLastLimbLoad{constants, addend, l, log_n});
   check_launch(where);
   inverse.src = scratch;
   inverse.src_batch_stride = z_stride;

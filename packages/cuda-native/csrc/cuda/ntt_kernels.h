@@ -426,35 +426,25 @@ void dispatch_columns(uint32_t s, const NttLaunch& p, uint32_t polys, int device
 }
 
 // The chunk phase (or the whole transform when `single`, log_n <= 12) for 2^s-element chunks.
-// `epilogue` applies to forward transforms only (see PlainStore).
-template <bool kFwd, typename Epilogue = PlainStore>
+// `epilogue` applies to forward transforms only (see PlainStore), `load` to inverse ones only
+// (see PlainLoad and ntt_chunks_kernel).
+template <bool kFwd, typename Epilogue = PlainStore, typename Load = PlainLoad>
 void dispatch_chunks(uint32_t s, bool single, const NttLaunch& p, uint32_t polys, int device,
-                     cudaStream_t stream, const Epilogue& epilogue = {}) {
+                     cudaStream_t stream, const Epilogue& epilogue = {}, const Load& load = {}) {
   static_assert(kFwd || std::is_same_v<Epilogue, PlainStore>, "only forward transforms have an epilogue");
+  static_assert(!kFwd || std::is_same_v<Load, PlainLoad>, "only inverse chunk phases take a load");
   if (single) {
     switch (s) {
-      case 10: launch_chunks<kFwd, 10, 1, false, kWideSlotBits>(p, polys, device, stream, epilogue); break;
-      case 11: launch_chunks<kFwd, 11, 1, false, kWideSlotBits>(p, polys, device, stream, epilogue); break;
-      default: launch_chunks<kFwd, 12, 1, false, kWideSlotBits>(p, polys, device, stream, epilogue); break;
+      case 10: launch_chunks<kFwd, 10, 1, false, kWideSlotBits>(p, polys, device, stream, epilogue, load); break;
+      case 11: launch_chunks<kFwd, 11, 1, false, kWideSlotBits>(p, polys, device, stream, epilogue, load); break;
+      default: launch_chunks<kFwd, 12, 1, false, kWideSlotBits>(p, polys, device, stream, epilogue, load); break;
     }
     return;
   }
   switch (s) {
-    case 7: launch_chunks_two_phase<kFwd, 7>(p, polys, device, stream, epilogue); break;
-    case 8: launch_chunks_two_phase<kFwd, 8>(p, polys, device, stream, epilogue); break;
-    default: launch_chunks_two_phase<kFwd, 9>(p, polys, device, stream, epilogue); break;
-  }
-}
-
-// The inverse chunk phase of a two-phase transform (log_n >= 13, s = chunk_log(log_n)) whose input
-// words `load` forms (PlainLoad's contract; it runs after wait_for_producers()).
-template <typename Load>
-void dispatch_inverse_chunks_loading(uint32_t s, const NttLaunch& p, uint32_t polys, int device, cudaStream_t stream,
-                                     const Load& load) {
-  switch (s) {
-    case 7: launch_chunks_two_phase<false, 7>(p, polys, device, stream, PlainStore{}, load); break;
-    case 8: launch_chunks_two_phase<false, 8>(p, polys, device, stream, PlainStore{}, load); break;
-    default: launch_chunks_two_phase<false, 9>(p, polys, device, stream, PlainStore{}, load); break;
+    case 7: launch_chunks_two_phase<kFwd, 7>(p, polys, device, stream, epilogue, load); break;
+    case 8: launch_chunks_two_phase<kFwd, 8>(p, polys, device, stream, epilogue, load); break;
+    default: launch_chunks_two_phase<kFwd, 9>(p, polys, device, stream, epilogue, load); break;
   }
 }
 
