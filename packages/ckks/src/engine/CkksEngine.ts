@@ -47,6 +47,7 @@ import {
   checkComponents,
   checkKeyCovers,
   checkPlaintext,
+  checkRescalable,
   describe,
   productScale,
   sameKey,
@@ -564,7 +565,7 @@ export class CkksEngine {
     sameKey(ct, relinearizationKey, op, 'ct', 'relinearizationKey');
     checkKeyCovers(relinearizationKey, ct.level, op, 'relinearizationKey');
     const l = ct.level;
-    if (rescale && l === 0) throw new CkksLevelMismatchError(`${op}: ct is at level 0, the last level; there is no prime left to divide by`);
+    if (rescale) checkRescalable(ct, op);
     const scope = new Scope();
     try {
       const c01 = scope.narrow(ct.data, 0, 0, 2);
@@ -605,7 +606,7 @@ export class CkksEngine {
     this.live(op);
     checkCiphertext(this, ct, op);
     const l = ct.level;
-    if (l === 0) throw new CkksLevelMismatchError(`${op}: ct is at level 0, the last level; there is no prime left to divide by`);
+    checkRescalable(ct, op);
     const lt = this._tables.levels[l]!;
     const out = rescaleNtt(ct.data, this._tables.ntt, lt.rescale!, { limbToPrime: lt.qMap });
     try {

@@ -65,6 +65,14 @@ export function checkComponents(ct: Ciphertext, components: number, op: string, 
   }
 }
 
+/**
+ * Refuses a rescale of `ct` at level 0, where no prime is left to divide by.
+ * @throws {CkksLevelMismatchError} naming `op`.
+ */
+export function checkRescalable(ct: { level: number }, op: string): void {
+  if (ct.level === 0) throw new CkksLevelMismatchError(`${op}: ct is at level 0, the last level; there is no prime left to divide by`);
+}
+
 /** @throws {CkksLevelMismatchError} unless both are at the same level. */
 export function sameLevel(a: { level: number }, b: { level: number }, op: string, nameA: string, nameB: string): void {
   if (a.level !== b.level) {

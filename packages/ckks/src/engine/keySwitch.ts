@@ -80,7 +80,9 @@ export function keySwitchInnerProductInto(
  * The key-switched pair `[2, l+1, N]` (NTT form over Q_l) of ModUp'd `digits` under the key data
  * `keyData` (`[dnum, 2, L+1+K, N]`): (ks0, ks1) with ks0 + ks1·s ≈ c·s' for the key's s'. With a
  * Galois element g, the digits are read through X → X^g: the key switch of the rotated polynomial
- * for hoisted rotations (the key is then the one for g). `addend`: see {@link modDown}.
+ * for hoisted rotations (the key is then the one for g). `addend`: see {@link modDown}. With
+ * `rescale`, the ModDown is {@link modDownRescale}'s (level l ≥ 1), and the result `[2, l, N]` over
+ * Q_{l-1}.
  */
 export function keySwitchDigits(
   tables: EngineTables,
@@ -89,10 +91,11 @@ export function keySwitchDigits(
   keyData: Tensor,
   galoisElement = 1,
   addend?: Tensor,
+  rescale = false,
 ): Tensor {
   const inner = keySwitchInnerProductInto(tables, level, digits, keyData, galoisElement, null);
   try {
-    return modDown(tables, level, inner, addend);
+    return rescale ? modDownRescale(tables, level, inner, addend) : modDown(tables, level, inner, addend);
   } finally {
     inner.dispose();
   }
@@ -114,13 +117,7 @@ export function keySwitch(
 ): Tensor {
   const digits = modUpToDigits(tables, level, alpha, c);
   try {
-    if (!rescale) return keySwitchDigits(tables, level, digits, keyData, 1, addend);
-    const inner = keySwitchInnerProductInto(tables, level, digits, keyData, 1, null);
-    try {
-      return modDownRescale(tables, level, inner, addend);
-    } finally {
-      inner.dispose();
-    }
+    return keySwitchDigits(tables, level, digits, keyData, 1, addend, rescale);
   } finally {
     digits.dispose();
   }

@@ -281,9 +281,9 @@ export function matrixVector(ct: Ciphertext, options: MatrixVectorOptions): Ciph
         scope.dispose();
       }
     }
-    const scale = (ct.scale * diagonals.scale) / Number(engine.parameters.qPrimes[level]!);
+    const scale = ct.scale * diagonals.scale;
     if (sumQP === null) {
-      const product = new Ciphertext({ parameters: engine.parameters, data: sumQ!, level, scale: ct.scale * diagonals.scale, domain: 'ntt', keyId: ct.keyId, components: 2 });
+      const product = new Ciphertext({ parameters: engine.parameters, data: sumQ!, level, scale, domain: 'ntt', keyId: ct.keyId, components: 2 });
       sumQ = null;
       try {
         return engine.rescale(product);
@@ -293,7 +293,8 @@ export function matrixVector(ct: Ciphertext, options: MatrixVectorOptions): Ciph
     }
     // The shared ModDown and the rescale in one pass (the same words as rescale(modDown(...))).
     data = modDownRescale(tables, level, sumQP, sumQHasComponent1 ? sumQ! : scope.component(sumQ!, 0));
-    const out = new Ciphertext({ parameters: engine.parameters, data, level: level - 1, scale, domain: 'ntt', keyId: ct.keyId, components: 2 });
+    const rescaled = scale / Number(engine.parameters.qPrimes[level]!);
+    const out = new Ciphertext({ parameters: engine.parameters, data, level: level - 1, scale: rescaled, domain: 'ntt', keyId: ct.keyId, components: 2 });
     data = null;
     return out;
   } finally {
