@@ -193,15 +193,23 @@ void launch(std::size_t in_stride, std::size_t out_stride, uint32_t log_n, const
 // limb i of digit b is digit b's coefficient x (reduced mod its prime q_b) reduced modulo the
 // limb's prime. That is what convert_kernel computes for one source limb: the scale [x * 1]_{q_b}
 // is x and the sum x * 1 reduced mod the destination prime is reduce64's result, both exact.
-// dst_moduli[b] is digit b's table of destination moduli (the other Q limbs in order, then P).
+// dst_moduli[b] is digit b's table of destination moduli (the other Q limbs in order, then P),
+// src_moduli[b] its own prime q_b.
+// The forward transform takes inputs in [0, 4q) (ntt_butterfly.h), so x < q_b needs no reduction
+// when q_b <= 4q: then the transform's output, fully reduced, is the same word. That holds for
+// every digit of a scale prime (40-bit primes are within a factor 2 of each other and below the
+// 60-bit ones), and skips a Barrett reduction per element of those digits; a 60-bit digit going to
+// 40-bit primes is reduced. The test is the same for the whole block, so it branches, not predicates.
 struct OneLimbModUpLoad {
   const uint64_t* coeff;  // [num_digits][N]: the polynomial in coefficient form
   uint32_t log_n;
   const Modulus* dst_moduli[kMaxLimbs];
+  const Modulus* src_moduli[kMaxLimbs];
 
   __device__ __forceinline__ uint64_t operator()(const uint64_t*, uint32_t b, uint32_t i, uint32_t j) const {
     const Modulus m = dst_moduli[b][i < b ? i : i - 1];
-    return reduce64(coeff[(static_cast<std::size_t>(b) << log_n) + j], m);
+    const uint64_t x = coeff[(static_cast<std::size_t>(b) << log_n) + j];
+    return src_moduli[b]->value <= 4 * m.value ? x : reduce64(x, m);
   }
 };
 static_assert(sizeof(NttLaunch) + sizeof(OneLimbModUpLoad) <= 4096, "column launch parameters exceed 4 KiB");
@@ -313,7 +321,10 @@ void mod_up_digits_ntt(DeviceStream ds, const uint64_t* in, const uint64_t* own_
   OneLimbModUpLoad load{};
   load.coeff = in;
   load.log_n = log_n;
-  for (std::size_t d = 0; d < num_digits; ++d) load.dst_moduli[d] = tables[d].dst_moduli;
+  for (std::size_t d = 0; d < num_digits; ++d) {
+    load.dst_moduli[d] = tables[d].dst_moduli;
+    load.src_moduli[d] = tables[d].src_moduli;
+  }
   // `src` is not read: the load reads the coefficients itself.
   NttLaunch p = make_ntt_launch(ntt, true, out, stride, out, stride, out_limbs, map.prime);
   p.skip = skip;

@@ -4,9 +4,10 @@
 // indices agree modulo 2^S2 (a "column" of 2^S1 elements at stride 2^S2), and its last S2 stages
 // only mix elements of one contiguous "chunk" of 2^S2. Phase 1 runs each column's stages in shared
 // memory (a block takes 2048 >> S1 adjacent columns, so every global access covers whole 32-byte
-// sectors); phase 2 does the same for chunks. The inverse runs chunks first, then columns. Each
-// thread keeps 8 elements in registers and applies up to 3 radix-2 stages to them between two
-// shared-memory exchanges, so a 2^S tile needs ceil(S / 3) exchanges. Twiddles come from the
+// sectors); phase 2 does the same for chunks, 1024 >> S2 of them per block. The inverse runs
+// chunks first, then columns. Each thread keeps 8 elements in registers (4 in the narrow blocks of
+// transforms of few limbs) and applies up to 3 radix-2 stages to them between two shared-memory
+// exchanges, so a 2^S tile needs ceil(S / 3) exchanges. Twiddles come from the
 // global table: the pair at global bit position gb containing index j uses entry (N + j) >> (gb+1)
 // for every stage of both directions. The kernels live in ntt_kernels.h.
 #include "cuda/ntt.h"

@@ -197,7 +197,7 @@ __global__ void __launch_bounds__(kCols << (S - R), 1024 / (kCols << (S - R)))
 // goes through shared memory on the global side so that global accesses stay coalesced. The
 // forward stores through `epilogue`; the inverse reads its input through `load` (PlainLoad: a
 // cp.async copy of src; any other functor forms each word, as the column kernel's loads do).
-// kStageTw (the two-phase blocks of 2048 or 512 words): the block's twiddles are staged in shared
+// kStageTw (the two-phase blocks of 1024 or 512 words): the block's twiddles are staged in shared
 // memory at its start (ChunkTwiddles), overlapped with its first data loads. Nsight Compute on the
 // H200 put this kernel at 6.4-6.9 us for 2-8 limbs at N = 2^14 against 4.7-5.3 us for the column
 // phase, which already staged its twiddles: a dependent global load per stage group was most of
@@ -406,8 +406,7 @@ void launch_chunks_two_phase(const NttLaunch& p, uint32_t polys, int device, cud
                              const Epilogue& epilogue, const Load& load = {}) {
   constexpr int kTiles = static_cast<int>(chunk_tiles_per_block(S, false));
   constexpr int kNarrow = static_cast<int>(narrow_chunk_tiles_per_block(S));
-  const uint32_t chunks = 1u << (p.log_n - S);
-  if (polys * (chunks / kTiles) < kNarrowBelowBlocks) {
+  if ((uint64_t{polys} << p.log_n) < kNarrowBelowWords) {
     launch_chunks<kFwd, S, kNarrow, true, kNarrowSlotBits>(p, polys, device, stream, epilogue, load);
   } else {
     launch_chunks<kFwd, S, kTiles, true, kWideSlotBits>(p, polys, device, stream, epilogue, load);

@@ -195,22 +195,28 @@ FHELIUM_CONSTEXPR_HD uint32_t columns_per_block(uint32_t s) { return 2048u >> s;
 // The column phase of a 2^S tile at global bits [log_n - S, log_n) only uses twiddle entries
 // (N + j) >> (gb + 1) in [1, 2^S): the block stages entries [0, 2^S) in shared memory.
 FHELIUM_CONSTEXPR_HD uint32_t column_twiddles(uint32_t s) { return 1u << s; }
+// Full-width chunk blocks of the two-phase transform hold 1024 words (half a column block): the
+// twiddles they stage take the same shared memory per word, and twice as many blocks fill the SMs
+// more evenly. On the H200 (reports/gpu/2026-12-03T2222-*: ntt-variants.cu there) a chunk
+// phase of 64 limbs took, per graph node, 11.3 against 12.0 us at N = 2^14 and 41.1 against
+// 44.3 us at N = 2^16 (forward; the inverse 11.6 against 12.1 and 42.5 against 45.0).
 FHELIUM_CONSTEXPR_HD uint32_t chunk_tiles_per_block(uint32_t s, bool single) {
-  return single ? 1u : (2048u >> s);
+  return single ? 1u : (1024u >> s);
 }
 
 // Narrow blocks for transforms of few polynomials: a quarter of the columns (at least 4, so a
-// row access still covers one whole 32-byte sector) or of the chunk tiles (at least 1) per block.
-// At N = 2^14 one limb makes only 8 blocks of 2048 elements per phase; narrow blocks give 4x as
-// many, which is what keeps the SMs busy when a rescale or ModDown transforms 1 or 2 limbs.
+// row access still covers one whole 32-byte sector) or of 2048 words of chunk tiles (at least
+// one tile) per block. At N = 2^14 one limb makes only 8 blocks of 2048 elements per phase;
+// narrow blocks give 4x as many, which is what keeps the SMs busy when a rescale or ModDown
+// transforms 1 or 2 limbs.
 FHELIUM_CONSTEXPR_HD uint32_t narrow_columns_per_block(uint32_t s) {
   return columns_per_block(s) / 4 >= 4u ? columns_per_block(s) / 4 : 4u;
 }
-FHELIUM_CONSTEXPR_HD uint32_t narrow_chunk_tiles_per_block(uint32_t s) {
-  return chunk_tiles_per_block(s, false) / 4 >= 1u ? chunk_tiles_per_block(s, false) / 4 : 1u;
-}
-// Blocks per phase below which the transform uses narrow blocks: two per SM of an H100/H200.
+FHELIUM_CONSTEXPR_HD uint32_t narrow_chunk_tiles_per_block(uint32_t s) { return (512u >> s) >= 1u ? 512u >> s : 1u; }
+// Blocks of 2048 words per phase below which the transform uses narrow blocks: two per SM of an
+// H100/H200 (kNarrowBelowWords for the chunk phase, whose full-width blocks are smaller).
 constexpr uint32_t kNarrowBelowBlocks = 264;
+constexpr uint64_t kNarrowBelowWords = uint64_t{kNarrowBelowBlocks} * 2048u;
 // Slot bits R of the threads of narrow blocks (4 slots; full-width blocks have 8). A transform of
 // a few limbs leaves most SMs idle and lasts as long as one thread's serial chain of dependent
 // 64-bit multiplications: on the H200, Nsight Compute put a 2-limb phase at about 1,500
