@@ -9,6 +9,7 @@ import { modDownRescaleNtt } from './mod-down-rescale.js';
 import { modulusTable } from './modarith.js';
 import { NttTables, nttForward, nttInverse } from './ntt.js';
 import { RescaleTables, rescaleFinish, rescaleNtt, rescalePrepare } from './rescale.js';
+import { tensorProductInverseNtt } from './tensor-product-ntt.js';
 import { Tensor } from './tensor.js';
 import { describeCuda, itCuda } from './testing.js';
 
@@ -156,6 +157,21 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
           modDownNtt(gpu.x, gpu.ntt, gpu.conversion, gpu.constants, gpu.options),
         );
       }
+    });
+
+    // The tensor product formed by the inverse transform's first kernel (the single-kernel
+    // transform up to logN 12, the chunk phase from 13 on; narrow blocks for these few limbs).
+    itCuda(`tensorProductInverseNtt at logN = ${logN}`, () => {
+      const n = 1 << logN;
+      const primes = [...nttPrimes(60, logN, 1), ...nttPrimes(40, logN, 5)];
+      const rows = [...nttPrimes(50, logN, 1), ...primes];
+      const options = { limbToPrime: primes.map((_, i) => i + 1) };
+      const a = Tensor.fromArray(randomPoly(primes, 2, n, BigInt(logN) + 70n), { shape: [2, primes.length, n] });
+      const b = Tensor.fromArray(randomPoly(primes, 2, n, BigInt(logN) + 71n), { shape: [2, primes.length, n] });
+      const cpu = tensorProductInverseNtt(a, b, NttTables.build(logN, rows), options);
+      const gpu = tensorProductInverseNtt(a.to('cuda'), b.to('cuda'), NttTables.build(logN, rows, { device: 'cuda' }), options);
+      same(cpu.product, gpu.product);
+      same(cpu.coefficients, gpu.coefficients);
     });
 
     // ModDown then rescale in one call: on CUDA the fused path with one P limb from logN 13 on.

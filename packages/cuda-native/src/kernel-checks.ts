@@ -94,6 +94,10 @@ export interface KernelBinding extends NativeBinding {
     outBatchStride: number, batch: number, limbToPrime: Uint32Array, constants: bigint, addend: bigint,
     addendBatchStride: number, addendCount: number, rescaleLayout: TableLayout, rescalePtr: bigint, rescaleWords: number,
   ): void;
+  tensorProductInverseNtt(
+    device: number, layout: TableLayout, tablesPtr: bigint, tablesWords: number, a: bigint, b: bigint,
+    product: bigint, coefficients: bigint, limbs: number, limbToPrime: Uint32Array,
+  ): void;
   keyswitchInnerProduct(
     device: number, digits: bigint, numDigits: number, limbs: number, keys: bigint, limbToPrime: Uint32Array,
     moduli: bigint, numPrimes: number, logN: number, galoisElement: bigint, accumulate: boolean, out: bigint,

@@ -25,6 +25,7 @@ import {
   rescaleNtt,
   subMod,
   Tensor,
+  tensorProductInverseNtt,
   tensorProductMod,
 } from '@fhelium/cuda-native';
 import {
@@ -64,7 +65,7 @@ import {
   uniformPoly,
   type KeyGenContext,
 } from './keyGeneration.js';
-import { keySwitch, keySwitchDigits, modUpToDigits } from './keySwitch.js';
+import { keySwitch, keySwitchDigits, modUpDigitsFrom, modUpToDigits } from './keySwitch.js';
 import { OsRandomSource, SeededRandomSource, type RandomSource } from './random.js';
 import { drawSamplingKey, GAUSSIAN, TERNARY } from './sampling.js';
 import { smallPolysNtt } from './smallPolys.js';
@@ -526,15 +527,30 @@ export class CkksEngine {
   multiply(a: Ciphertext, b: Ciphertext): Ciphertext {
     const op = 'multiply';
     this.live(op);
+    const scale = this.checkMultiply(op, a, b);
+    const out = tensorProductMod(a.data, b.data, this._tables.levels[a.level]!.moduliQ);
+    return this.wrapLike(a, out, a.level, scale, 3);
+  }
+
+  /** multiply's checks of its operands; returns the product's scale. */
+  private checkMultiply(op: string, a: Ciphertext, b: Ciphertext): number {
     checkCiphertext(this, a, op, 'a');
     checkCiphertext(this, b, op, 'b');
     checkComponents(a, 2, op, 'a', '; relinearize it first');
     checkComponents(b, 2, op, 'b', '; relinearize it first');
     sameKey(a, b, op, 'a', 'b');
     sameLevel(a, b, op, 'a', 'b');
-    const scale = productScale(op, a.scale, b.scale);
-    const out = tensorProductMod(a.data, b.data, this._tables.levels[a.level]!.moduliQ);
-    return this.wrapLike(a, out, a.level, scale, 3);
+    return productScale(op, a.scale, b.scale);
+  }
+
+  /** The checks of a relinearization key for `ct` (its key and level). */
+  private checkRelinearizationKey(op: string, ct: Ciphertext, relinearizationKey: RelinearizationKey, name = 'ct'): void {
+    if (!(relinearizationKey instanceof RelinearizationKey)) {
+      throw new CkksKeyMismatchError(`${op}: relinearizationKey must be a RelinearizationKey, got ${describe(relinearizationKey)}`);
+    }
+    checkBelongs(this, relinearizationKey, op, 'relinearizationKey', 'RelinearizationKey');
+    sameKey(ct, relinearizationKey, op, name, 'relinearizationKey');
+    checkKeyCovers(relinearizationKey, ct.level, op, 'relinearizationKey');
   }
 
   /** (c0, c1, c2) → (c0, c1) + KeySwitch(c2) under the relinearization key. */
@@ -558,12 +574,7 @@ export class CkksEngine {
     this.live(op);
     checkCiphertext(this, ct, op);
     checkComponents(ct, 3, op);
-    if (!(relinearizationKey instanceof RelinearizationKey)) {
-      throw new CkksKeyMismatchError(`${op}: relinearizationKey must be a RelinearizationKey, got ${describe(relinearizationKey)}`);
-    }
-    checkBelongs(this, relinearizationKey, op, 'relinearizationKey', 'RelinearizationKey');
-    sameKey(ct, relinearizationKey, op, 'ct', 'relinearizationKey');
-    checkKeyCovers(relinearizationKey, ct.level, op, 'relinearizationKey');
+    this.checkRelinearizationKey(op, ct, relinearizationKey);
     const l = ct.level;
     if (rescale) checkRescalable(ct, op);
     const scope = new Scope();
@@ -587,13 +598,32 @@ export class CkksEngine {
     }
   }
 
-  /** multiply followed by relinearizeRescale: the same ciphertext, bit for bit, as the three calls. */
+  /**
+   * multiply followed by relinearizeRescale: the same ciphertext, bit for bit, as the three calls
+   * (level l − 1, scale a.scale·b.scale / q_l). The tensor product is formed by the inverse
+   * transform that starts the key switch (`tensorProductInverseNtt` of `@fhelium/cuda-native`),
+   * and the key switch's division by P shares its transforms with the rescale: on CUDA at n14-l7,
+   * five kernels fewer than the three calls.
+   * @throws {CkksLevelMismatchError} at level 0.
+   */
   multiplyRelinearizeRescale(a: Ciphertext, b: Ciphertext, relinearizationKey: RelinearizationKey): Ciphertext {
-    const product = this.multiply(a, b);
+    const op = 'multiplyRelinearizeRescale';
+    this.live(op);
+    const scale = this.checkMultiply(op, a, b);
+    this.checkRelinearizationKey(op, a, relinearizationKey, 'a');
+    checkRescalable(a, op, 'a');
+    const l = a.level;
+    const tables = this._tables;
+    const { product, coefficients } = tensorProductInverseNtt(a.data, b.data, tables.ntt, { limbToPrime: tables.levels[l]!.qMap });
+    const scope = new Scope();
+    scope.add(product);
+    scope.add(coefficients);
     try {
-      return this.relinearizeRescale(product, relinearizationKey);
+      const digits = scope.add(modUpDigitsFrom(tables, l, this.parameters.alpha, coefficients, scope.component(product, 2)));
+      const ks = keySwitchDigits(tables, l, digits, relinearizationKey.data, 1, scope.narrow(product, 0, 0, 2), true);
+      return this.wrapLike(a, ks, l - 1, scale / Number(this.parameters.qPrimes[l]!), 2);
     } finally {
-      product.dispose();
+      scope.dispose();
     }
   }
 

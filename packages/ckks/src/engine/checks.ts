@@ -69,8 +69,8 @@ export function checkComponents(ct: Ciphertext, components: number, op: string, 
  * Refuses a rescale of `ct` at level 0, where no prime is left to divide by.
  * @throws {CkksLevelMismatchError} naming `op`.
  */
-export function checkRescalable(ct: { level: number }, op: string): void {
-  if (ct.level === 0) throw new CkksLevelMismatchError(`${op}: ct is at level 0, the last level; there is no prime left to divide by`);
+export function checkRescalable(ct: { level: number }, op: string, name = 'ct'): void {
+  if (ct.level === 0) throw new CkksLevelMismatchError(`${op}: ${name} is at level 0, the last level; there is no prime left to divide by`);
 }
 
 /** @throws {CkksLevelMismatchError} unless both are at the same level. */

@@ -41,6 +41,10 @@ describe('engine errors', () => {
     expect(() => engine.multiply(a, low)).toThrow(CkksLevelMismatchError);
     expect(() => engine.multiplyPlain(low, pt)).toThrow(CkksLevelMismatchError);
     expect(() => engine.rescale(engine.dropLevel(a, 0))).toThrow(/rescale: ct is at level 0/);
+    expect(() => engine.multiplyRelinearizeRescale(a, low, keys.relinearizationKey)).toThrow(/multiplyRelinearizeRescale: a is at level 3 but b at level 2/);
+    const last = engine.dropLevel(a, 0);
+    expect(() => engine.multiplyRelinearizeRescale(last, last, keys.relinearizationKey)).toThrow(CkksLevelMismatchError);
+    expect(() => engine.multiplyRelinearizeRescale(last, last, keys.relinearizationKey)).toThrow(/multiplyRelinearizeRescale: a is at level 0, the last level/);
     expect(() => engine.dropLevel(low, 3)).toThrow(/cannot raise ct from level 2 to 3/);
   });
 
@@ -70,6 +74,10 @@ describe('engine errors', () => {
     expect(() => engine.add(a, c)).toThrow(new RegExp(`a belongs to key ${keys.secretKey.keyId} but b to key ${other.secretKey.keyId}`));
     expect(() => engine.decrypt(a, other.secretKey)).toThrow(CkksKeyMismatchError);
     expect(() => engine.relinearize(engine.multiply(a, b), other.relinearizationKey)).toThrow(CkksKeyMismatchError);
+    expect(() => engine.multiplyRelinearizeRescale(a, b, other.relinearizationKey)).toThrow(
+      new RegExp(`multiplyRelinearizeRescale: a belongs to key ${keys.secretKey.keyId} but relinearizationKey to key ${other.secretKey.keyId}`),
+    );
+    expect(() => engine.multiplyRelinearizeRescale(a, b, keys.publicKey as never)).toThrow(/multiplyRelinearizeRescale: relinearizationKey must be a RelinearizationKey, got PublicKey/);
     expect(() => engine.rotate(a, 1, other.rotationKeys)).toThrow(/the rotation key for 1 steps/);
     expect(() => engine.conjugate(a, other.conjugationKey!)).toThrow(CkksKeyMismatchError);
     expect(() => engine.encrypt(pt, keys.relinearizationKey as never)).toThrow(/key must be a PublicKey or a SecretKey, got RelinearizationKey/);

@@ -28,10 +28,19 @@ export function modUpToDigits(tables: EngineTables, level: number, alpha: number
   const lt = tables.levels[level]!;
   const coeff = nttInverse(c, tables.ntt, { limbToPrime: lt.qMap });
   try {
-    return modUpDigitsNtt(coeff, c, lt.modUp, alpha, tables.ntt, { limbToPrime: lt.qpMap });
+    return modUpDigitsFrom(tables, level, alpha, coeff, c);
   } finally {
     coeff.dispose();
   }
+}
+
+/**
+ * {@link modUpToDigits} of `c` from its coefficient form `coefficients` (`[l+1, N]`, the inverse
+ * NTT of `c` over Q_l), for callers that have it already (`tensorProductInverseNtt`).
+ */
+export function modUpDigitsFrom(tables: EngineTables, level: number, alpha: number, coefficients: Tensor, c: Tensor): Tensor {
+  const lt = tables.levels[level]!;
+  return modUpDigitsNtt(coefficients, c, lt.modUp, alpha, tables.ntt, { limbToPrime: lt.qpMap });
 }
 
 /**

@@ -112,6 +112,17 @@ struct PlainLoad {
   }
 };
 
+// A load of the inverse chunk phase that also writes global memory (see TensorProductLoad in
+// tensor_product_ntt.cu) splits like an epilogue: `fetch(b, limb, j)` does the element's global
+// loads and returns them as `Operands`, `operator()(operands, b, limb, j)` does the rest and
+// returns the word. The kernel fetches all of a thread's elements first: a load after a store the
+// compiler cannot prove apart from it is not moved above the store, so each would wait a memory
+// latency (see PlainStore). A load without `Operands` is called as PlainLoad is.
+template <typename L, typename = void>
+struct is_split_load : std::false_type {};
+template <typename L>
+struct is_split_load<L, std::void_t<typename L::Operands>> : std::true_type {};
+
 // Stores a thread's E elements after a stage group (window [lo, lo + log2 E)): to global memory
 // when the group ends the phase there (`to_global`), else to shared memory followed by the block
 // barrier that the next group's reads need. `to_global` is the same for the whole block.
@@ -267,10 +278,18 @@ __global__ void __launch_bounds__(kTiles << (S - R), kStageTw ? 1024 / (kTiles <
       copy_async<8>(sh, src + block_off, kWords, tid, kThreadsHere, Swizzled{}, SameIndex{});
     } else {
       // The inverse's input is formed by `load` (see PlainLoad), every word loaded before any is
-      // stored (see PlainStore).
+      // stored (see PlainStore and is_split_load).
       uint64_t words[kWordsPerThread];
+      if constexpr (is_split_load<Load>::value) {
+        typename Load::Operands operands[kWordsPerThread];
 #pragma unroll
-      for (uint32_t k = 0; k < kWordsPerThread; ++k) words[k] = load(src, b, limb, block_off + tid + k * kThreadsHere);
+        for (uint32_t k = 0; k < kWordsPerThread; ++k) operands[k] = load.fetch(b, limb, block_off + tid + k * kThreadsHere);
+#pragma unroll
+        for (uint32_t k = 0; k < kWordsPerThread; ++k) words[k] = load(operands[k], b, limb, block_off + tid + k * kThreadsHere);
+      } else {
+#pragma unroll
+        for (uint32_t k = 0; k < kWordsPerThread; ++k) words[k] = load(src, b, limb, block_off + tid + k * kThreadsHere);
+      }
 #pragma unroll
       for (uint32_t k = 0; k < kWordsPerThread; ++k) sh[swz(tid + k * kThreadsHere)] = words[k];
     }
