@@ -159,6 +159,12 @@ if (op === 'steps' || op === 'graphSteps') {
     };
     Object.assign(steps, {
       'tensorProductMod': () => native.tensorProductMod(a.data, b.data, moduli),
+      // The product and the inverse NTT of its last component (what multiplyRelinearizeRescale runs).
+      'tensorProductInverseNtt': () => {
+        const r = native.tensorProductInverseNtt(a.data, b.data, t.ntt, { limbToPrime: lt.qMap });
+        r.product.dispose();
+        return r.coefficients;
+      },
       'rescale nttInverse last [2,1,N]': () => nttInverse(a.data.narrow(1, level, 1), t.ntt, { limbToPrime: lastMap }),
       'rescalePrepare': () => native.rescalePrepare(lastCoeff, rt),
       'rescale nttForward [2,l,N]': () => { nttForward(prepared, t.ntt, { limbToPrime: t.levels[level - 1].qMap, out: prepared }); return null; },
