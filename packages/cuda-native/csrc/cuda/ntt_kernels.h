@@ -123,6 +123,26 @@ struct is_split_load : std::false_type {};
 template <typename L>
 struct is_split_load<L, std::void_t<typename L::Operands>> : std::true_type {};
 
+// A split load may also give the inverse chunk kernel side work, elementwise work that its result
+// does not depend on (TensorProductLoad: the product's other components): `side_rows` more rows
+// of blocks, after the transform's, whose block (x, polys + r) calls `side_fetch(r, j)` and then
+// `side(operands, r, j)` for each element j of the words a transform block at x would cover. The
+// transform's threads are then not delayed by it, and the side blocks run beside them on SMs that
+// a transform of a few limbs leaves idle.
+template <typename L, typename = void>
+struct has_side_rows : std::false_type {};
+template <typename L>
+struct has_side_rows<L, std::void_t<typename L::SideOperands>> : std::true_type {};
+
+template <typename Load>
+uint32_t side_rows(const Load& load) {
+  if constexpr (has_side_rows<Load>::value) {
+    return load.side_rows;
+  } else {
+    return 0;
+  }
+}
+
 // Stores a thread's E elements after a stage group (window [lo, lo + log2 E)): to global memory
 // when the group ends the phase there (`to_global`), else to shared memory followed by the block
 // barrier that the next group's reads need. `to_global` is the same for the whole block.
@@ -225,13 +245,28 @@ __global__ void __launch_bounds__(kTiles << (S - R), kStageTw ? 1024 / (kTiles <
   __shared__ uint64_t sh[kWords];
   __shared__ ulonglong2 sh_tw[kStageTw ? chunk_twiddles(kWords, S) : 1];
   const uint32_t tid = threadIdx.x;
+  const std::size_t block_off = static_cast<std::size_t>(blockIdx.x) * kWords;
+  // A thread handles kWords / kThreadsHere = kSlots words in the side, copy and epilogue loops
+  // below, which load all of them before storing any (see PlainStore).
+  constexpr uint32_t kWordsPerThread = kSlots;
+  if constexpr (has_side_rows<Load>::value) {
+    if (blockIdx.y >= gridDim.y - load.side_rows) {
+      const uint32_t row = blockIdx.y - (gridDim.y - load.side_rows);
+      wait_for_producers();
+      typename Load::SideOperands operands[kWordsPerThread];
+#pragma unroll
+      for (uint32_t k = 0; k < kWordsPerThread; ++k) operands[k] = load.side_fetch(row, block_off + tid + k * kThreadsHere);
+#pragma unroll
+      for (uint32_t k = 0; k < kWordsPerThread; ++k) load.side(operands[k], row, block_off + tid + k * kThreadsHere);
+      return;
+    }
+  }
   const uint32_t tile = tid >> (S - R);
   const uint32_t t = tid & ((1u << (S - R)) - 1u);
   const uint32_t limb = blockIdx.y % p.limbs;
   const uint32_t b = blockIdx.y / p.limbs;
   const bool skipped = p.skip.skips(b, limb);
   LimbConsts c = limb_consts(p, limb);
-  const std::size_t block_off = static_cast<std::size_t>(blockIdx.x) * kWords;
   const uint64_t* src = p.src + b * p.src_batch_stride + static_cast<std::size_t>(limb) * c.n;
   uint64_t* dst = p.dst + b * p.dst_batch_stride + static_cast<std::size_t>(limb) * c.n;
   const TileGeom g{tile << S, 1u, static_cast<uint32_t>(block_off) + (tile << S), 0u};
@@ -251,9 +286,6 @@ __global__ void __launch_bounds__(kTiles << (S - R), kStageTw ? 1024 / (kTiles <
     c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
   }
   wait_for_producers();
-  // A thread handles kWords / kThreadsHere = kSlots words in the copy and epilogue loops below,
-  // which load all of them before storing any (see PlainStore).
-  constexpr uint32_t kWordsPerThread = kSlots;
   if (skipped) {
     if (kFwd && p.skip_copy_from != nullptr) {
       const uint64_t* from = p.skip_copy_from + (static_cast<std::size_t>(limb) << p.log_n) + block_off;
@@ -416,7 +448,8 @@ void launch_chunks(const NttLaunch& p, uint32_t polys, int device, cudaStream_t 
   once_per_device<ntt_chunks_kernel_tag<kFwd, S, kTiles, kStageTw, R, Epilogue, Load>>(
       device, [] { prefer_shared_carveout(kernel); });
   const uint32_t chunks = 1u << (p.log_n - S);
-  launch_dependent(kernel, dim3(chunks / kTiles, polys), dim3(kTiles << (S - R)), 0, stream, p, epilogue, load);
+  launch_dependent(kernel, dim3(chunks / kTiles, polys + side_rows(load)), dim3(kTiles << (S - R)), 0, stream, p,
+                   epilogue, load);
 }
 
 // The two-phase chunk launch: full-width blocks, or narrow ones when few polynomials leave SMs idle.

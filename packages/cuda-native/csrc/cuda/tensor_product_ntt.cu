@@ -1,7 +1,7 @@
 // The tensor product feeds the inverse transform of its last component: the inverse's first kernel
-// (the chunk phase, or the whole transform for log_n <= 12) forms each input word a1·b1 itself,
-// and writes the three product words of that position on its way (TensorProductLoad), so the
-// product is read from a and b once and never read back.
+// (the chunk phase, or the whole transform for log_n <= 12) forms each input word a1·b1 itself and
+// stores it on its way, and its side blocks form and store the product's other two components
+// (TensorProductLoad), so the product is computed in that kernel and never read back.
 #include "cuda/tensor_product_ntt.h"
 
 #include <cuda_runtime.h>
@@ -14,8 +14,11 @@
 namespace fhelium::cuda {
 namespace {
 
-// The inverse chunk phase's load (a split load, see is_split_load): element j of limb `limb` is
-// d2 = a1·b1; d0, d1 and d2 are stored to `product` at the same position.
+// The inverse chunk phase's load, a split load with side rows (see is_split_load and
+// has_side_rows): element j of limb `limb` is d2 = a1·b1, stored to `product` as it is formed;
+// side row r stores d0 = a0·b0 and d1 = a0·b1 + a1·b0 of limb r. Measured on the H200 with all
+// three products in the load, the transform's threads took as long as the separate kernel saved
+// (reports/gpu/2026-12-03T2231-*): three of the four Barrett products per element are off their path now.
 struct TensorProductLoad {
   const uint64_t* a;  // [2][limbs][N]
   const uint64_t* b;
@@ -23,26 +26,36 @@ struct TensorProductLoad {
   const Modulus* moduli;    // the NTT tables' moduli, indexed by table row
   std::size_t component;    // limbs * N: words between components
   uint32_t log_n;
+  uint32_t side_rows;         // = limbs
   uint32_t prime[kMaxLimbs];  // table row of each limb
 
-  struct Operands {
-    uint64_t a0, a1, b0, b1;
-  };
   __device__ __forceinline__ std::size_t at(uint32_t limb, uint32_t j) const {
     return (static_cast<std::size_t>(limb) << log_n) + j;
   }
+  struct Operands {
+    uint64_t a1, b1;
+  };
   __device__ __forceinline__ Operands fetch(uint32_t, uint32_t limb, uint32_t j) const {
     const std::size_t k = at(limb, j);
-    return {__ldg(a + k), __ldg(a + component + k), __ldg(b + k), __ldg(b + component + k)};
+    return {__ldg(a + component + k), __ldg(b + component + k)};
   }
   __device__ __forceinline__ uint64_t operator()(const Operands& in, uint32_t, uint32_t limb, uint32_t j) const {
-    const std::size_t k = at(limb, j);
+    const uint64_t d2 = mul_mod(in.a1, in.b1, moduli[prime[limb]]);
+    product[2 * component + at(limb, j)] = d2;
+    return d2;
+  }
+  struct SideOperands {
+    uint64_t a0, a1, b0, b1;
+  };
+  __device__ __forceinline__ SideOperands side_fetch(uint32_t limb, std::size_t j) const {
+    const std::size_t k = at(limb, static_cast<uint32_t>(j));
+    return {__ldg(a + k), __ldg(a + component + k), __ldg(b + k), __ldg(b + component + k)};
+  }
+  __device__ __forceinline__ void side(const SideOperands& in, uint32_t limb, std::size_t j) const {
+    const std::size_t k = at(limb, static_cast<uint32_t>(j));
     const Modulus m = moduli[prime[limb]];
-    const uint64_t d2 = mul_mod(in.a1, in.b1, m);
     product[k] = mul_mod(in.a0, in.b0, m);
     product[component + k] = add_mod(mul_mod(in.a0, in.b1, m), mul_mod(in.a1, in.b0, m), m.value);
-    product[2 * component + k] = d2;
-    return d2;
   }
 };
 static_assert(sizeof(NttLaunch) + sizeof(TensorProductLoad) <= 4096, "chunk launch parameters exceed 4 KiB");
@@ -55,7 +68,7 @@ void tensor_product_inverse_ntt(DeviceStream ds, const uint64_t* a, const uint64
   const char* where = "cuda::tensor_product_inverse_ntt";
   const LimbMap map =
       check_tensor_product_inverse_ntt(where, a, b, product, coefficients, limbs, limb_to_prime, tables);
-  require_grid_y(where, limbs);
+  require_grid_y(where, 2 * limbs);  // the transform's rows, then as many side rows
   require_aligned_twiddles(where, tables.inverse);
   const uint32_t log_n = tables.log_n;
   const std::size_t poly = limbs << log_n;
@@ -69,6 +82,7 @@ void tensor_product_inverse_ntt(DeviceStream ds, const uint64_t* a, const uint64
   load.moduli = tables.moduli;
   load.component = poly;
   load.log_n = log_n;
+  load.side_rows = polys;
   for (std::size_t l = 0; l < limbs; ++l) load.prime[l] = map.prime[l];
   // `src` (product's last component) is not read by the first kernel: the load forms it.
   NttLaunch p = make_ntt_launch(tables, false, product + 2 * poly, poly, coefficients, poly, polys, map.prime);
