@@ -24,19 +24,22 @@ namespace {
 void grid_y(std::size_t count) {
   require_argument(count >= 1 && count <= 65535, "fake cuda", "grid y <= 65535", std::to_string(count));
 }
+void aligned(const uint64_t* twiddles) {
+  require_argument(reinterpret_cast<uintptr_t>(twiddles) % 16 == 0, "fake cuda", "aligned", "misaligned");
+}
 }  // namespace
 
 void ntt_forward(DeviceStream, const uint64_t* in, std::size_t a, uint64_t* out, std::size_t b,
                  std::size_t batch, std::size_t limbs, const uint32_t* map, const NttTablesView& t,
                  NttDigitSkip skip) {
   grid_y(batch * limbs);
-  require_argument(reinterpret_cast<uintptr_t>(t.forward) % 16 == 0, "fake cuda", "aligned", "misaligned");
+  aligned(t.forward);
   cpu::ntt_forward(in, a, out, b, batch, limbs, map, t, skip);
 }
 void ntt_inverse(DeviceStream, const uint64_t* in, std::size_t a, uint64_t* out, std::size_t b,
                  std::size_t batch, std::size_t limbs, const uint32_t* map, const NttTablesView& t) {
   grid_y(batch * limbs);
-  require_argument(reinterpret_cast<uintptr_t>(t.inverse) % 16 == 0, "fake cuda", "aligned", "misaligned");
+  aligned(t.inverse);
   cpu::ntt_inverse(in, a, out, b, batch, limbs, map, t);
 }
 void automorphism_ntt(const uint64_t* in, uint64_t* out, std::size_t batch, std::size_t limbs,
@@ -64,11 +67,30 @@ void mod_up_digits(const uint64_t* in, const uint64_t* own_from, std::size_t in_
                    const BasisConversionView* tables, cudaStream_t) {
   cpu::mod_up_digits(in, own_from, in_limbs, digit_size, num_digits, out, stride, log_n, tables);
 }
+// Both CUDA paths (fused one-limb digits, or mod_up_digits then ntt_forward) launch
+// num_digits * out_limbs forward transforms. A null or empty `tables` is left to the CPU checks.
+void mod_up_digits_ntt(DeviceStream, const uint64_t* in, const uint64_t* own_from, std::size_t in_limbs,
+                       std::size_t digit_size, std::size_t num_digits, uint64_t* out, std::size_t stride,
+                       uint32_t log_n, const BasisConversionView* tables, const NttTablesView& ntt,
+                       const uint32_t* map) {
+  if (tables != nullptr && num_digits >= 1) grid_y(num_digits * (tables[0].num_src + tables[0].num_dst));
+  aligned(ntt.forward);
+  cpu::mod_up_digits_ntt(in, own_from, in_limbs, digit_size, num_digits, out, stride, log_n, tables, ntt, map);
+}
 void mod_down_finish(const uint64_t* x, std::size_t a, const uint64_t* c, std::size_t b, uint64_t* out,
                      std::size_t o, std::size_t batch, std::size_t limbs, uint32_t log_n,
                      const uint64_t* k, BatchedOperand addend, cudaStream_t) {
   grid_y(batch * limbs);
   cpu::mod_down_finish(x, a, c, b, out, o, batch, limbs, log_n, k, addend);
+}
+// The grid spans every limb of x (q over Q_l, then p over P); both transforms run.
+void mod_down_ntt(DeviceStream, const uint64_t* x, std::size_t a, uint64_t* scratch, std::size_t s,
+                  uint64_t* out, std::size_t o, std::size_t batch, const uint32_t* map, const NttTablesView& ntt,
+                  const BasisConversionView& conv, const uint64_t* k, BatchedOperand addend) {
+  grid_y(batch * (conv.num_dst + conv.num_src));
+  aligned(ntt.forward);
+  aligned(ntt.inverse);
+  cpu::mod_down_ntt(x, a, scratch, s, out, o, batch, map, ntt, conv, k, addend);
 }
 void rescale_prepare(const uint64_t* last, std::size_t a, uint64_t* out, std::size_t b,
                      std::size_t batch, uint32_t log_n, const RescaleView& t, cudaStream_t) {
@@ -79,6 +101,15 @@ void rescale_finish(const uint64_t* x, std::size_t a, const uint64_t* t_ntt, std
                     const RescaleView& t, cudaStream_t) {
   grid_y(batch * t.num_dst);
   cpu::rescale_finish(x, a, t_ntt, b, out, o, batch, log_n, t);
+}
+// The grid spans the l = t.num_dst output limbs; both transforms run.
+void rescale_ntt(DeviceStream, const uint64_t* x, std::size_t a, uint64_t* scratch, std::size_t s,
+                 uint64_t* out, std::size_t o, std::size_t batch, const uint32_t* map, const NttTablesView& ntt,
+                 const RescaleView& t) {
+  grid_y(batch * t.num_dst);
+  aligned(ntt.forward);
+  aligned(ntt.inverse);
+  cpu::rescale_ntt(x, a, scratch, s, out, o, batch, map, ntt, t);
 }
 void keyswitch_inner_product(const uint64_t* d, std::size_t nd, std::size_t limbs, const uint64_t* k,
                              const uint32_t* map, const Modulus* m, std::size_t np, uint32_t log_n,
