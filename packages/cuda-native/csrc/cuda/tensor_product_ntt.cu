@@ -16,9 +16,10 @@ namespace {
 
 // The inverse chunk phase's load, a split load with side rows (see is_split_load and
 // has_side_rows): element j of limb `limb` is d2 = a1·b1, stored to `product` as it is formed;
-// side row r stores d0 = a0·b0 and d1 = a0·b1 + a1·b0 of limb r. Measured on the H200 with all
-// three products in the load, the transform's threads took as long as the separate kernel saved
-// (reports/gpu/2026-12-03T2231-*): three of the four Barrett products per element are off their path now.
+// side row r (one per limb: the batch is one ciphertext pair) stores d0 = a0·b0 and
+// d1 = a0·b1 + a1·b0 of limb r. With all three components formed in the load, the transform's
+// threads took as long as the separate kernel had (H200, reports/gpu/2026-12-03T2231-*); now three
+// of the four Barrett products per element are off their path.
 struct TensorProductLoad {
   const uint64_t* a;  // [2][limbs][N]
   const uint64_t* b;
