@@ -63,7 +63,7 @@ export {
 } from './basis-conversion.js';
 export { RescaleTables, rescalePrepare, rescaleFinish, rescaleNtt, type RescaleTablesOptions, type RescaleOptions, type RescaleNttOptions } from './rescale.js';
 export { modDownRescaleNtt, type ModDownRescaleNttOptions } from './mod-down-rescale.js';
-export { tensorProductInverseNtt, type TensorProductInverseNtt, type TensorProductInverseNttOptions } from './tensor-product-ntt.js';
+export { tensorProductInverseNtt, type TensorProductInverseNttResult, type TensorProductInverseNttOptions } from './tensor-product-ntt.js';
 export { keyswitchInnerProduct, type KeyswitchOptions } from './keyswitch.js';
 export {
   SmallDistribution,

@@ -12,7 +12,7 @@ import { Tensor } from './tensor.js';
 export type TensorProductInverseNttOptions = Pick<NttOptions, 'limbToPrime'>;
 
 /** The two results of {@link tensorProductInverseNtt}, both new tensors the caller owns. */
-export interface TensorProductInverseNtt {
+export interface TensorProductInverseNttResult {
   /** `[a0·b0, a0·b1 + a1·b0, a1·b1] mod q`, `[3, limbs, N]` in NTT form: `tensorProductMod`'s words. */
   product: Tensor;
   /** The inverse NTT of `product`'s last component, `[limbs, N]`: `nttInverse`'s words. */
@@ -33,7 +33,7 @@ export function tensorProductInverseNtt(
   b: Tensor,
   tables: NttTables,
   options: TensorProductInverseNttOptions = {},
-): TensorProductInverseNtt {
+): TensorProductInverseNttResult {
   const op = 'tensorProductInverseNtt';
   checkContiguousU64(a, 'a', op);
   checkContiguousU64(b, 'b', op);
