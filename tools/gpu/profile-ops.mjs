@@ -67,6 +67,7 @@ const ops = {
     m.dispose();
     return [r];
   },
+  onePass: () => [engine.multiplyRelinearizeRescale(a, b, keys.relinearizationKey)],
   matrixVector256: () => [matrixVector(vec, { engine, diagonals, rotationKeys: keys.rotationKeys })],
 };
 /**
