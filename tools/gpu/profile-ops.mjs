@@ -176,9 +176,35 @@ if (op === 'steps' || op === 'graphSteps') {
       'mul+relin+rescale': mrr,
       'engine.relinearizeRescale': () => engine.relinearizeRescale(product, keys.relinearizationKey),
       'multiplyRelinearizeRescale (one pass)': () => engine.multiplyRelinearizeRescale(a, b, keys.relinearizationKey),
+      // Prefixes of the one pass, each step reading the one before (differences between them are
+      // what a step costs inside the chain, against its figure alone above).
+      'one pass prefix 1: tensorProductInverseNtt': () => onePassPrefix(1),
+      'one pass prefix 2: + modUpDigitsNtt': () => onePassPrefix(2),
+      'one pass prefix 3: + keyswitchInnerProduct': () => onePassPrefix(3),
+      'one pass prefix 4: + modDownRescaleNtt': () => onePassPrefix(4),
     });
+    const onePassPrefix = (steps) => {
+      const { product, coefficients } = native.tensorProductInverseNtt(a.data, b.data, t.ntt, { limbToPrime: lt.qMap });
+      const c2 = product.select(0, 2);
+      let out = coefficients;
+      const owned = [product, coefficients, c2];
+      if (steps >= 2) owned.push((out = modUpDigitsNtt(coefficients, c2, lt.modUp, alpha, t.ntt, { limbToPrime: lt.qpMap })));
+      if (steps >= 3) owned.push((out = keyswitchInnerProduct(out, keys.relinearizationKey.data, t.moduli, { limbToPrime: lt.qpMap })));
+      if (steps >= 4) {
+        const addend = product.narrow(0, 0, 2);
+        owned.push(addend);
+        out = native.modDownRescaleNtt(out, t.ntt, lt.modDownConversion, lt.modDownConstants, lt.rescale, { limbToPrime: lt.qpMap, addend });
+      } else {
+        owned.splice(owned.indexOf(out), 1);
+      }
+      for (const o of owned) o.dispose();
+      return out;
+    };
     const GRAPH_REPEAT = 20;
+    // PROFILE_STEPS=<regular expression> times only the steps whose names match (for profilers).
+    const only = process.env.PROFILE_STEPS ? new RegExp(process.env.PROFILE_STEPS) : null;
     for (const [name, f] of Object.entries(steps)) {
+      if (only !== null && !only.test(name)) continue;
       const graph = new native.CudaGraph();
       graph.capture(() => {
         for (let i = 0; i < GRAPH_REPEAT; i += 1) f()?.dispose();
