@@ -42,35 +42,22 @@ inline bool dependent_launch_enabled() {
 }
 
 // Enqueues kernel<<<grid, block, shared_bytes, stream>>>(args...) as a programmatic dependent of
-// the stream's previous kernel (see above for the contract the kernel must keep), with `extra`
-// (when not null) as a further launch attribute. A failed launch is left in the runtime's
-// last-error slot, as for <<<>>>: callers check it with check_launch.
+// the stream's previous kernel (see above for the contract the kernel must keep). A failed launch
+// is left in the runtime's last-error slot, as for <<<>>>: callers check it with check_launch.
 template <typename... Params, typename... Args>
-void launch_dependent_with(const cudaLaunchAttribute* extra, void (*kernel)(Params...), dim3 grid, dim3 block,
-                           std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
-  cudaLaunchAttribute attributes[2]{};
-  unsigned count = 0;
-  if (dependent_launch_enabled()) {
-    attributes[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attributes[count].val.programmaticStreamSerializationAllowed = 1;
-    ++count;
-  }
-  if (extra != nullptr) attributes[count++] = *extra;
+void launch_dependent(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes,
+                             cudaStream_t stream, Args&&... args) {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
   config.blockDim = block;
   config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
-  config.attrs = attributes;
-  config.numAttrs = count;
+  config.attrs = &attribute;
+  config.numAttrs = dependent_launch_enabled() ? 1 : 0;
   cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
-}
-
-// launch_dependent_with without a further attribute.
-template <typename... Params, typename... Args>
-void launch_dependent(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes,
-                      cudaStream_t stream, Args&&... args) {
-  launch_dependent_with(nullptr, kernel, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
 }
 
 }  // namespace fhelium::cuda

@@ -10,7 +10,6 @@
 #include "common/galois_index.h"
 #include "common/keyswitch_checks.h"
 #include "cuda/dependent_launch.h"
-#include "cuda/l2_persistence.h"
 #include "cuda/launch_check.h"
 
 namespace fhelium::cuda {
@@ -98,11 +97,7 @@ void keyswitch_inner_product(const uint64_t* digits, std::size_t num_digits, std
   const LimbMap map = check_keyswitch(where, digits, num_digits, limbs, keys, limb_to_prime,
                                       moduli, num_primes, log_n, galois_elt, out);
   const dim3 grid((1u << log_n) / kThreads, static_cast<uint32_t>(limbs));
-  // The key is read again by every key switch with it: keep it in L2 (l2_persistence.h).
-  const std::size_t key_bytes = num_digits * 2 * (num_primes << log_n) * sizeof(uint64_t);
-  cudaLaunchAttribute keep_key{};
-  const bool keep = persisting_window(keys, key_bytes, stream, &keep_key);
-  launch_dependent_with(keep ? &keep_key : nullptr, keyswitch_kernel, grid, kThreads, 0, stream, digits, static_cast<uint32_t>(num_digits),
+  launch_dependent(keyswitch_kernel, grid, kThreads, 0, stream, digits, static_cast<uint32_t>(num_digits),
       static_cast<uint32_t>(limbs), keys, moduli, static_cast<uint32_t>(num_primes), log_n, galois_elt,
       accumulate, out, map);
   check_launch(where);
