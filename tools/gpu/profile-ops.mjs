@@ -13,7 +13,10 @@
 // back to back between two CUDA events, so the figure is max(launch cost, kernel time) per call.
 // `graphSteps` times the same steps, and those of multiply + relinearize + rescale, inside a CUDA
 // graph: each step captured GRAPH_REPEAT (20) times in one graph, replayed REPS times, so the
-// figure is what the step costs as a node of a replayed graph (no host launch cost).
+// figure is what the step costs as a node of a replayed graph (no host launch cost). Its
+// `one pass prefix` steps run the first 1-4 steps of multiplyRelinearizeRescale, each reading the
+// one before: their differences are what a step costs inside the chain. PROFILE_STEPS=<regular
+// expression> times only the steps whose names match.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
