@@ -230,4 +230,33 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
     keyswitchInnerProduct(upG, keysG, mg, { galoisElement: g, out: accG, accumulate: true });
     same(acc, accG);
   });
+
+  // 17 digits: the four-digit loads, the remainder and the folding of the accumulators after 15
+  // products (60-bit primes). On CUDA, two coefficients per thread with 16-byte words; an output
+  // that is not 16-byte aligned (one word into its storage) takes the one-coefficient kernel.
+  itCuda('keyswitchInnerProduct with many digits, plain and rotated, aligned or not', () => {
+    const logN = 10;
+    const n = 1 << logN;
+    const primes = [...nttPrimes(60, logN, 3), ...nttPrimes(40, logN, 2)];
+    const digitCount = 17;
+    const m = modulusTable(primes);
+    const mg = modulusTable(primes, { device: 'cuda' });
+    const digits = Tensor.fromArray(randomPoly(primes, digitCount, n, 31n), { shape: [digitCount, primes.length, n] });
+    const keys = Tensor.fromArray(randomPoly(primes, digitCount * 2, n, 32n), { shape: [digitCount, 2, primes.length, n] });
+    const digitsG = digits.to('cuda');
+    const keysG = keys.to('cuda');
+    const g = 5 ** 3 % (2 * n);
+    const words = 2 * primes.length * n;
+    const start = Tensor.fromArray(randomPoly(primes, 2, n, 33n), { shape: [2, primes.length, n] });
+    for (const galoisElement of [1, g]) {
+      same(keyswitchInnerProduct(digits, keys, m, { galoisElement }), keyswitchInnerProduct(digitsG, keysG, mg, { galoisElement }));
+      const acc = start.clone();
+      keyswitchInnerProduct(digits, keys, m, { galoisElement, out: acc, accumulate: true });
+      const shifted = Tensor.empty([words + 1], { dtype: 'uint64', device: 'cuda' });
+      const accG = shifted.narrow(0, 1, words).view([2, primes.length, n]);
+      accG.copy_(start);
+      keyswitchInnerProduct(digitsG, keysG, mg, { galoisElement, out: accG, accumulate: true });
+      same(acc, accG);
+    }
+  });
 });
