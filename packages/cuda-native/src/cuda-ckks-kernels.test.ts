@@ -231,10 +231,10 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
     same(acc, accG);
   });
 
-  // 17 digits: the four-digit loads, the remainder and the folding of the accumulators after 15
-  // products (60-bit primes). On CUDA, two coefficients per thread with 16-byte words; an output
-  // that is not 16-byte aligned (one word into its storage) takes the one-coefficient kernel.
-  itCuda('keyswitchInnerProduct with many digits, plain and rotated, aligned or not', () => {
+  // 17 digits: the kernel's four-digit loads, the remainder and the folding of the accumulators
+  // after 15 products (60-bit primes); plain and rotated, into a new tensor and added into an
+  // output that starts one word into its storage (not 16-byte aligned).
+  itCuda('keyswitchInnerProduct with many digits, plain and rotated, into an offset output', () => {
     const logN = 10;
     const n = 1 << logN;
     const primes = [...nttPrimes(60, logN, 3), ...nttPrimes(40, logN, 2)];

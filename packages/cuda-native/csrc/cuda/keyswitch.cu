@@ -1,10 +1,7 @@
-// One thread per two adjacent coefficients of a limb (keyswitch_pairs_kernel): each digit residue
-// is loaded once and multiplied into both output components' 128-bit accumulators, and the key,
-// the output and (without an automorphism) the digits move as 16-byte words, so a warp's load
-// covers 512 contiguous bytes. keyswitch_kernel, one coefficient per thread, takes what the pair
-// form cannot (rows shorter than a block's 256 words, operands not 16-byte aligned). With an
-// automorphism the positions a warp reads are a permutation of one aligned block (the NTT-domain
-// permutation maps aligned blocks of 2^b positions onto aligned blocks), read word by word.
+// One thread per (coefficient, limb): each digit residue is loaded once and multiplied into both
+// output components' 128-bit accumulators; every load and store is coalesced across the warp
+// (with an automorphism, the 32 positions a warp reads are a permutation of one aligned block of
+// 32: the NTT-domain permutation maps aligned blocks of 2^b positions onto aligned blocks).
 #include "cuda/keyswitch.h"
 
 #include <cuda_runtime.h>
@@ -90,98 +87,6 @@ __global__ void __launch_bounds__(kThreads)
   *out1 = single ? acc_reduce_small(acc1, m) : acc_reduce(acc1, m);
 }
 
-// Accumulators of one output coefficient's two components.
-struct PairAcc {
-  Acc128 c0;
-  Acc128 c1;
-};
-
-constexpr uint32_t kPairThreads = 128;
-
-// Counts one more digit in all four accumulators (see count_and_fold).
-__device__ __forceinline__ void count_and_fold_pair(PairAcc& a, PairAcc& b, uint32_t& terms, bool single,
-                                                    const Modulus& m) {
-  if (!single && ++terms == kFoldTerms) {
-    a.c0 = Acc128{acc_reduce(a.c0, m), 0};
-    a.c1 = Acc128{acc_reduce(a.c1, m), 0};
-    b.c0 = Acc128{acc_reduce(b.c0, m), 0};
-    b.c1 = Acc128{acc_reduce(b.c1, m), 0};
-    terms = 0;
-  }
-}
-
-// keyswitch_kernel for coefficients k and k + 1 per thread (k even): the same products in the
-// same order per coefficient, so the words are identical. Preconditions (checked by the
-// launcher): N >= 2 * kPairThreads, and digits, keys and out 16-byte aligned.
-__global__ void __launch_bounds__(kPairThreads)
-    keyswitch_pairs_kernel(const uint64_t* __restrict__ digits, uint32_t num_digits, uint32_t limbs,
-                           const uint64_t* __restrict__ keys, const Modulus* __restrict__ moduli,
-                           uint32_t num_primes, uint32_t log_n, uint64_t galois_elt, bool accumulate,
-                           uint64_t* __restrict__ out, LimbMap map) {
-  wait_for_producers();
-  const uint32_t k = 2 * (blockIdx.x * kPairThreads + threadIdx.x);
-  const uint32_t l = blockIdx.y;
-  const uint32_t p = map.prime[l];
-  const Modulus m = moduli[p];
-  const std::size_t n = std::size_t{1} << log_n;
-  const std::size_t key_comp = static_cast<std::size_t>(num_primes) << log_n;
-  const bool rotated = galois_elt != 1;
-  const uint32_t s0 = rotated ? automorphism_ntt_source(k, log_n, galois_elt) : k;
-  const uint32_t s1 = rotated ? automorphism_ntt_source(k + 1, log_n, galois_elt) : k + 1;
-  const uint64_t* d = digits + (static_cast<std::size_t>(l) << log_n);
-  const uint64_t* key = keys + (static_cast<std::size_t>(p) << log_n) + k;
-  auto* out0 = reinterpret_cast<ulonglong2*>(out + l * n + k);
-  auto* out1 = reinterpret_cast<ulonglong2*>(out + (limbs + l) * n + k);
-  PairAcc a{{0, 0}, {0, 0}}, b{{0, 0}, {0, 0}};
-  if (accumulate) {
-    const ulonglong2 o0 = *out0;
-    const ulonglong2 o1 = *out1;
-    a = PairAcc{{o0.x, 0}, {o1.x, 0}};
-    b = PairAcc{{o0.y, 0}, {o1.y, 0}};
-  }
-  const bool single = fits_single_reduction(num_digits + (accumulate ? 1u : 0u), m.value);
-  const std::size_t digit_step = static_cast<std::size_t>(limbs) << log_n;
-  const std::size_t key_step = 2 * key_comp;
-  uint32_t terms = 0;
-  const auto digit_pair = [&](const uint64_t* dj) {
-    return rotated ? make_ulonglong2(__ldg(dj + s0), __ldg(dj + s1))
-                   : __ldg(reinterpret_cast<const ulonglong2*>(dj + k));
-  };
-  const auto add_digit = [&](const ulonglong2& dv, const ulonglong2& k0, const ulonglong2& k1) {
-    acc_mul_add(a.c0, dv.x, k0.x);
-    acc_mul_add(a.c1, dv.x, k1.x);
-    acc_mul_add(b.c0, dv.y, k0.y);
-    acc_mul_add(b.c1, dv.y, k1.y);
-    count_and_fold_pair(a, b, terms, single, m);
-  };
-  // As in keyswitch_kernel: the loads of kDigitsAhead digits go out before any of them is used.
-  uint32_t j = 0;
-  for (; j + kDigitsAhead <= num_digits; j += kDigitsAhead) {
-    ulonglong2 dv[kDigitsAhead], k0[kDigitsAhead], k1[kDigitsAhead];
-#pragma unroll
-    for (uint32_t u = 0; u < kDigitsAhead; ++u) {
-      dv[u] = digit_pair(d + u * digit_step);
-      k0[u] = __ldg(reinterpret_cast<const ulonglong2*>(key + u * key_step));
-      k1[u] = __ldg(reinterpret_cast<const ulonglong2*>(key + u * key_step + key_comp));
-    }
-#pragma unroll
-    for (uint32_t u = 0; u < kDigitsAhead; ++u) add_digit(dv[u], k0[u], k1[u]);
-    d += kDigitsAhead * digit_step;
-    key += kDigitsAhead * key_step;
-  }
-  for (; j < num_digits; ++j) {
-    add_digit(digit_pair(d), __ldg(reinterpret_cast<const ulonglong2*>(key)),
-              __ldg(reinterpret_cast<const ulonglong2*>(key + key_comp)));
-    d += digit_step;
-    key += key_step;
-  }
-  const auto reduce = [&](const Acc128& acc) { return single ? acc_reduce_small(acc, m) : acc_reduce(acc, m); };
-  *out0 = make_ulonglong2(reduce(a.c0), reduce(b.c0));
-  *out1 = make_ulonglong2(reduce(a.c1), reduce(b.c1));
-}
-
-bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
-
 }  // namespace
 
 void keyswitch_inner_product(const uint64_t* digits, std::size_t num_digits, std::size_t limbs,
@@ -191,14 +96,6 @@ void keyswitch_inner_product(const uint64_t* digits, std::size_t num_digits, std
   const char* where = "cuda::keyswitch_inner_product";
   const LimbMap map = check_keyswitch(where, digits, num_digits, limbs, keys, limb_to_prime,
                                       moduli, num_primes, log_n, galois_elt, out);
-  if ((std::size_t{1} << log_n) >= 2 * kPairThreads && aligned16(digits) && aligned16(keys) && aligned16(out)) {
-    const dim3 grid((1u << log_n) / (2 * kPairThreads), static_cast<uint32_t>(limbs));
-    launch_dependent(keyswitch_pairs_kernel, grid, kPairThreads, 0, stream, digits, static_cast<uint32_t>(num_digits),
-        static_cast<uint32_t>(limbs), keys, moduli, static_cast<uint32_t>(num_primes), log_n, galois_elt,
-        accumulate, out, map);
-    check_launch(where);
-    return;
-  }
   const dim3 grid((1u << log_n) / kThreads, static_cast<uint32_t>(limbs));
   launch_dependent(keyswitch_kernel, grid, kThreads, 0, stream, digits, static_cast<uint32_t>(num_digits),
       static_cast<uint32_t>(limbs), keys, moduli, static_cast<uint32_t>(num_primes), log_n, galois_elt,
