@@ -19,6 +19,15 @@ constexpr uint32_t kThreads = 256;
 // Digits whose loads one thread issues together (see the loop).
 constexpr uint32_t kDigitsAhead = 4;
 
+// The key is read with __ldcs (evict-first): each word of it is read once per key switch, and a key
+// (18.9 MB at n14-l7, 100 MB at n16-l23) kept in L2 the normal way pushes out what the key switch
+// reads next: ModDown's input and the product that it adds. On the H200, as nodes of a replayed graph
+// (reports/gpu/2026-12-04T0234-*), the n14-l7 one pass took 55.5 against 59.3 us, three calls
+// 68.3 against 72.6 us, and n16-l23 was unchanged (561.6 against 562.3 us); the inner product
+// alone, repeated with the same key, is slower (7.7 against 6.7 us), a case that key switches in
+// a chain do not meet. Keeping the key in L2 instead (an access policy window) and issuing eight
+// digits' loads at once were both slower (reports/gpu/2026-12-04T0207-*, …T0234-*).
+
 // Counts one more digit in both accumulators and, unless a single reduction suffices, folds both
 // below q after every kFoldTerms digits, so a residue plus the products stays below 2^128.
 __device__ __forceinline__ void count_and_fold(Acc128& acc0, Acc128& acc1, uint32_t& terms, bool single,
@@ -63,8 +72,8 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
     for (uint32_t u = 0; u < kDigitsAhead; ++u) {
       dv[u] = __ldg(d + u * digit_step);
-      k0[u] = __ldg(key + u * key_step);
-      k1[u] = __ldg(key + u * key_step + key_comp);
+      k0[u] = __ldcs(key + u * key_step);
+      k1[u] = __ldcs(key + u * key_step + key_comp);
     }
 #pragma unroll
     for (uint32_t u = 0; u < kDigitsAhead; ++u) {
@@ -77,8 +86,8 @@ __global__ void __launch_bounds__(kThreads)
   }
   for (; j < num_digits; ++j) {
     const uint64_t dj = __ldg(d);
-    acc_mul_add(acc0, dj, __ldg(key));
-    acc_mul_add(acc1, dj, __ldg(key + key_comp));
+    acc_mul_add(acc0, dj, __ldcs(key));
+    acc_mul_add(acc1, dj, __ldcs(key + key_comp));
     d += digit_step;
     key += key_step;
     count_and_fold(acc0, acc1, terms, single, m);
