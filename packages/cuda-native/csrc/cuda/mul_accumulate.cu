@@ -59,7 +59,12 @@ __global__ void __launch_bounds__(kThreads)
         }
       };
       const auto load_term = [&](uint32_t i, uint64_t& b, uint64_t (&av)[kBatchPerThread]) {
-        b = __ldg(terms.b[i] + l * n + s);
+        // Evict-first: in a matrixVector each plaintext diagonal is read once, and kept in L2 the
+        // normal way the diagonals pushed out the baby-step rotations that every giant step reads
+        // again. On the H200 (reports/gpu/2026-12-04T0245-*) a 16-term giant step at n14-l7 took
+        // 9.8 against 14.1 us as a graph node, and the replayed 256x256 matrixVector 1.35 against
+        // 1.37 ms.
+        b = __ldcs(terms.b[i] + l * n + s);
         const uint64_t* a = terms.a[i] + (c0 * limbs + l) * n + s;
 #pragma unroll
         for (int c = 0; c < kBatchPerThread; ++c) av[c] = c < group ? __ldg(a + c * batch_stride) : 0;
