@@ -197,10 +197,8 @@ if (op === 'steps' || op === 'graphSteps') {
         const addend = product.narrow(0, 0, 2);
         owned.push(addend);
         out = native.modDownRescaleNtt(out, t.ntt, lt.modDownConversion, lt.modDownConstants, lt.rescale, { limbToPrime: lt.qpMap, addend });
-      } else {
-        owned.splice(owned.indexOf(out), 1);
       }
-      for (const o of owned) o.dispose();
+      for (const o of owned) if (o !== out) o.dispose();
       return out;
     };
     const GRAPH_REPEAT = 20;
