@@ -5,7 +5,7 @@ import { expect, it, vi } from 'vitest';
 
 import { CopyHandle, copyHandleEvent } from './CopyHandle.js';
 import { pinValueTree } from './pinValueTree.js';
-import { PRUNE_AT, ReusableValueBuffer } from './ReusableValueBuffer.js';
+import { PRUNE_AT, PRUNE_BYTES, ReusableValueBuffer, pruneThreshold } from './ReusableValueBuffer.js';
 import { collectGarbage, TestCiphertext } from './testing/fakeExactValue.js';
 
 const DEVICE = 'cuda:0';
@@ -303,17 +303,17 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     expect(allEqual(buffer.value[0]!, 3)).toBe(true);
 
     // Dropping the handle too: the buffer keeps it until it observes completion, which it looks
-    // for once PRUNE_AT copies are in flight (here the copy stream has run dry by then).
+    // for once pruneThreshold(nbytes) copies are in flight: one for a 64 MiB buffer, so that
+    // dropped sources of that size are not held for long (here the copy stream has run dry by then).
     let ref = (() => submit().ref)();
     await collectGarbage();
     expect(ref.deref() !== undefined).toBe(true);
     expect(buffer._inFlightCount).toBeGreaterThan(0);
     const next = [bytes(4, 64 * MiB, 'cuda')];
-    for (let i = 0; i < PRUNE_AT; i += 1) {
-      cuda.synchronize(DEVICE);
-      buffer.copyFrom(next);
-    }
-    expect(buffer._inFlightCount).toBeLessThanOrEqual(PRUNE_AT);
+    expect(pruneThreshold(buffer.nbytes)).toBe(1);
+    cuda.synchronize(DEVICE);
+    buffer.copyFrom(next);
+    expect(buffer._inFlightCount).toBe(1);
     await collectGarbage();
     expect(ref.deref() === undefined).toBe(true);
     cuda.synchronize(DEVICE);
@@ -361,13 +361,17 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
   });
 
   it('records an event after the newest copy while copies run, and releases them at a later pruning', () => {
-    using buffer = ReusableValueBuffer.like([bytes(0, 64 * MiB, 'cuda')]);
-    const source = [bytes(6, 64 * MiB, 'pinned')];
+    // The largest leaf that still prunes every PRUNE_AT copies: each copy takes the GPU tens of
+    // microseconds, far longer than the host takes to enqueue it, so the GPU stays behind.
+    const leafBytes = PRUNE_BYTES / PRUNE_AT;
+    expect(pruneThreshold(leafBytes)).toBe(PRUNE_AT);
+    using buffer = ReusableValueBuffer.like([bytes(0, leafBytes, 'cuda')]);
+    const source = [bytes(6, leafBytes, 'pinned')];
     const record = vi.spyOn(Event.prototype, 'record');
     try {
       const handles: CopyHandle[] = [];
       for (let i = 0; i < 3 * PRUNE_AT; i += 1) handles.push(buffer.copyFrom(source));
-      // Two prunings (at 8 and 16 in flight, as the GPU falls behind), at most one record each
+      // Two prunings (at PRUNE_AT and 2 * PRUNE_AT in flight, as the GPU falls behind), at most one record each
       // (none if the stream had run dry).
       expect(record.mock.calls.length).toBeLessThanOrEqual(2);
       // Once the stream has run dry, the next pruning releases every copy.

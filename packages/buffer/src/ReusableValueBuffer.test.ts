@@ -3,7 +3,7 @@ import { ExecutionInputError, ValueTreeSignature } from '@fhelium/signature';
 import { describe, expect, it } from 'vitest';
 
 import { CopyHandle } from './CopyHandle.js';
-import { ReusableValueBuffer } from './ReusableValueBuffer.js';
+import { PRUNE_AT, PRUNE_BYTES, pruneThreshold, ReusableValueBuffer } from './ReusableValueBuffer.js';
 import { collectGarbage, TestCiphertext } from './testing/fakeExactValue.js';
 
 const f32 = (values: number[], shape?: number[]): Tensor => Tensor.fromArray(new Float32Array(values), shape === undefined ? {} : { shape });
@@ -407,5 +407,25 @@ describe('ReusableValueBuffer.waitFor and close', () => {
 
   it('cannot be constructed directly', () => {
     expect(() => new (ReusableValueBuffer as unknown as new (token: symbol, state: object) => unknown)(Symbol("x"), {})).toThrow(TypeError);
+  });
+});
+
+describe('pruneThreshold', () => {
+  it('prunes every PRUNE_AT copies for small buffers and sooner for large ones, never below one copy', () => {
+    expect(pruneThreshold(0)).toBe(PRUNE_AT);
+    expect(pruneThreshold(1024)).toBe(PRUNE_AT);
+    expect(pruneThreshold(PRUNE_BYTES / PRUNE_AT)).toBe(PRUNE_AT);
+    expect(pruneThreshold(PRUNE_BYTES / PRUNE_AT + 1)).toBe(PRUNE_AT - 1);
+    expect(pruneThreshold(PRUNE_BYTES / 4)).toBe(4);
+    expect(pruneThreshold(PRUNE_BYTES)).toBe(1);
+    expect(pruneThreshold(16 * PRUNE_BYTES)).toBe(1);
+  });
+
+  it('keeps the payload that pruning lets in-flight copies hold within PRUNE_BYTES, or one copy', () => {
+    for (const nbytes of [1, 1000, 4096, 3 << 20, 5 << 20, 100 << 20]) {
+      const threshold = pruneThreshold(nbytes);
+      expect(Number.isInteger(threshold) && threshold >= 1 && threshold <= PRUNE_AT).toBe(true);
+      expect(threshold === 1 || threshold * nbytes <= PRUNE_BYTES).toBe(true);
+    }
   });
 });

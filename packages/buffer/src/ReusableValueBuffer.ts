@@ -34,7 +34,23 @@ const SPARE_EVENTS = 8;
  * finds complete. An event record or query costs about as much host time as a small copy, so
  * this amortizes them to about one of each per this many copies (while the GPU keeps up). @internal
  */
-export const PRUNE_AT = 8;
+export const PRUNE_AT = 32;
+/**
+ * Payload bytes of in-flight copies after which a buffer prunes even before {@link PRUNE_AT}
+ * copies: the handles keep their source tensors alive until pruned, and a caller that makes a
+ * fresh source per copy and drops it should not find dozens of large trees held. For large
+ * buffers the pruning's driver calls are negligible beside the copies themselves. @internal
+ */
+export const PRUNE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The in-flight count at which a buffer of `nbytes` payload bytes prunes while the GPU keeps up:
+ * {@link PRUNE_AT}, or fewer so that the copies held stay within {@link PRUNE_BYTES} (at least 1).
+ * @internal
+ */
+export function pruneThreshold(nbytes: number): number {
+  return Math.max(1, Math.min(PRUNE_AT, Math.floor(PRUNE_BYTES / Math.max(1, nbytes))));
+}
 /** `validateLeaves` options for the default root label (one object, not one per copy). */
 const SOURCE_PATH = Object.freeze({ path: 'source' });
 
@@ -84,8 +100,10 @@ export class ReusableValueBuffer<T = unknown> {
   readonly #batch: TensorCopyBatch;
   /** Handles whose completion has not been observed, oldest first. */
   #inFlight: CopyHandle[] = [];
+  /** `#inFlight` length at which the next copy prunes while the GPU keeps up ({@link pruneThreshold}). */
+  readonly #basePruneAt: number;
   /** `#inFlight` length at which the next copy prunes (grows while the GPU is behind). */
-  #pruneAt = PRUNE_AT;
+  #pruneAt: number;
   /** The latest handle per copy stream, for ordering a copy after earlier ones on other streams. */
   #latestByStream = new Map<Stream, CopyHandle>();
   /**
@@ -114,6 +132,8 @@ export class ReusableValueBuffer<T = unknown> {
     this.#device = state.device;
     this.#pinned = state.pinned;
     this.#nbytes = state.signature.nbytes;
+    this.#basePruneAt = pruneThreshold(this.#nbytes);
+    this.#pruneAt = this.#basePruneAt;
     this.#leafPaths = state.leafPaths;
     this.#root = state.root;
     this.#targets = state.targets;
@@ -373,8 +393,8 @@ export class ReusableValueBuffer<T = unknown> {
   }
 
   /**
-   * Drops handles observed complete once {@link PRUNE_AT} (or, while the GPU is behind, twice the
-   * handles left last time) are in flight. Work on one stream completes in order: newest first,
+   * Drops handles observed complete once {@link pruneThreshold} copies (or, while the GPU is
+   * behind, twice the handles left last time) are in flight. Work on one stream completes in order: newest first,
    * the newest copy of each stream is asked (its event if recorded, else whether the stream ran
    * dry), and its completion completes every older copy of its stream without a query. A newest
    * copy still running gets its event recorded, for the next pruning to find complete; older
@@ -405,7 +425,7 @@ export class ReusableValueBuffer<T = unknown> {
       unfinished.push(handle);
     }
     if (unfinished.length < count) this.#inFlight = unfinished.reverse();
-    this.#pruneAt = Math.max(PRUNE_AT, 2 * unfinished.length);
+    this.#pruneAt = Math.max(this.#basePruneAt, 2 * unfinished.length);
   }
 
   /** Handles kept because their completion has not been observed yet (for tests). @internal */
