@@ -16,6 +16,8 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { ADDON_PATH, builtWithCuda, xzCompress } from './addon.mjs';
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const gpu = join(root, '.gpu');
 const say = (message) => console.log(`[gpu:variant] ${message}`);
@@ -32,9 +34,8 @@ if (!existsSync(join(gpu, 'COMMIT'))) {
 
 say('building the addon from the working tree (npm run build:native -w @fhelium/cuda-native)');
 execFileSync('npm', ['run', 'build:native', '-w', '@fhelium/cuda-native'], { cwd: root, stdio: 'inherit' });
-const addon = join(root, 'packages/cuda-native/build/Release/fhelium_native.node');
-const strings = execFileSync('strings', [addon], { encoding: 'utf8', maxBuffer: 1 << 28 });
-if (!/cudaGetDeviceCount|cudart/i.test(strings)) {
+const addon = join(root, ADDON_PATH);
+if (!builtWithCuda(addon)) {
   console.error('pack-variant: the addon was built without CUDA (is nvcc on PATH, FHELIUM_BACKENDS unset?)');
   process.exit(1);
 }
@@ -42,7 +43,7 @@ if (!/cudaGetDeviceCount|cudart/i.test(strings)) {
 const variants = join(gpu, 'variants');
 mkdirSync(variants, { recursive: true });
 const file = join(variants, `${name}.node.xz`);
-execFileSync('sh', ['-c', `xz -T2 -6 -c "${addon}" > "${file}"`], { stdio: 'inherit' });
+xzCompress(addon, file);
 say(`${name}: ${(statSync(file).size / 2 ** 20).toFixed(1)} MiB`);
 
 let total = 0;

@@ -17,6 +17,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, lst
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { ADDON_PATH, builtWithCuda, xzCompress } from './addon.mjs';
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = join(root, '.gpu');
 const say = (msg) => console.log(`[gpu:pack] ${msg}`);
@@ -72,11 +74,9 @@ function main() {
     say('building every package (npm run build)');
     run('npm', ['run', 'build']);
   }
-  const addon = join(root, 'packages/cuda-native/build/Release/fhelium_native.node');
+  const addon = join(root, ADDON_PATH);
   if (!existsSync(addon)) throw new Error(`the native addon is missing at ${addon}; build it first`);
-  const symbols = execFileSync('nm', ['-D', '--defined-only', addon], { encoding: 'utf8' });
-  const strings = execFileSync('strings', [addon], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  if (!/cudaGetDeviceCount|cudart/i.test(symbols + strings)) {
+  if (!builtWithCuda(addon)) {
     throw new Error('the native addon was built without CUDA (is nvcc on PATH, FHELIUM_BACKENDS unset?)');
   }
 
@@ -84,7 +84,7 @@ function main() {
   mkdirSync(out, { recursive: true });
 
   say('compressing node');
-  execFileSync('sh', ['-c', `xz -T2 -6 -c "${process.execPath}" > "${join(out, 'node.xz')}"`], { stdio: 'inherit' });
+  xzCompress(process.execPath, join(out, 'node.xz'));
 
   const modules = [...closure(RUNTIME_ROOTS), ...workspaceLinks(), 'node_modules/.bin'];
   say(`packing ${modules.length} node_modules entries`);
