@@ -371,8 +371,8 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     try {
       const handles: CopyHandle[] = [];
       for (let i = 0; i < 3 * PRUNE_AT; i += 1) handles.push(buffer.copyFrom(source));
-      // Two prunings (at PRUNE_AT and 2 * PRUNE_AT in flight, as the GPU falls behind), at most one record each
-      // (none if the stream had run dry).
+      // Two prunings (at PRUNE_AT and 2 * PRUNE_AT in flight, as the GPU falls behind), at most
+      // one record each (none if the stream had run dry).
       expect(record.mock.calls.length).toBeLessThanOrEqual(2);
       // Once the stream has run dry, the next pruning releases every copy.
       let copies = 0;

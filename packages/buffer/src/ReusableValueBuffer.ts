@@ -100,9 +100,10 @@ export class ReusableValueBuffer<T = unknown> {
   readonly #batch: TensorCopyBatch;
   /** Handles whose completion has not been observed, oldest first. */
   #inFlight: CopyHandle[] = [];
-  /** `#inFlight` length at which the next copy prunes while the GPU keeps up ({@link pruneThreshold}). */
-  readonly #basePruneAt: number;
-  /** `#inFlight` length at which the next copy prunes (grows while the GPU is behind). */
+  /**
+   * `#inFlight` length at which the next copy prunes: {@link pruneThreshold} of the payload while
+   * the GPU keeps up, more while it is behind.
+   */
   #pruneAt: number;
   /** The latest handle per copy stream, for ordering a copy after earlier ones on other streams. */
   #latestByStream = new Map<Stream, CopyHandle>();
@@ -132,8 +133,7 @@ export class ReusableValueBuffer<T = unknown> {
     this.#device = state.device;
     this.#pinned = state.pinned;
     this.#nbytes = state.signature.nbytes;
-    this.#basePruneAt = pruneThreshold(this.#nbytes);
-    this.#pruneAt = this.#basePruneAt;
+    this.#pruneAt = pruneThreshold(this.#nbytes);
     this.#leafPaths = state.leafPaths;
     this.#root = state.root;
     this.#targets = state.targets;
@@ -394,12 +394,12 @@ export class ReusableValueBuffer<T = unknown> {
 
   /**
    * Drops handles observed complete once {@link pruneThreshold} copies (or, while the GPU is
-   * behind, twice the handles left last time) are in flight. Work on one stream completes in order: newest first,
-   * the newest copy of each stream is asked (its event if recorded, else whether the stream ran
-   * dry), and its completion completes every older copy of its stream without a query. A newest
-   * copy still running gets its event recorded, for the next pruning to find complete; older
-   * ones are queried only if something recorded their event. About one driver call per stream
-   * and pruning.
+   * behind, twice the handles left last time) are in flight. Work on one stream completes in
+   * order: newest first, the newest copy of each stream is asked (its event if recorded, else
+   * whether the stream ran dry), and its completion completes every older copy of its stream
+   * without a query. A newest copy still running gets its event recorded, for the next pruning to
+   * find complete; older ones are queried only if something recorded their event. About one
+   * driver call per stream and pruning.
    */
   #prune(): void {
     const inFlight = this.#inFlight;
@@ -425,7 +425,7 @@ export class ReusableValueBuffer<T = unknown> {
       unfinished.push(handle);
     }
     if (unfinished.length < count) this.#inFlight = unfinished.reverse();
-    this.#pruneAt = Math.max(this.#basePruneAt, 2 * unfinished.length);
+    this.#pruneAt = Math.max(pruneThreshold(this.#nbytes), 2 * unfinished.length);
   }
 
   /** Handles kept because their completion has not been observed yet (for tests). @internal */
