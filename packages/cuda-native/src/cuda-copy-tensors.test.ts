@@ -7,6 +7,7 @@ import { CudaGraphCaptureViolationError, DeviceMismatchError } from './errors.js
 import { Event } from './event.js';
 import { CudaGraph } from './graph.js';
 import { addMod, modulusTable } from './modarith.js';
+import { native } from './native.js';
 import { Stream, withStream } from './stream.js';
 import { Tensor } from './tensor.js';
 import { describeCuda } from './testing.js';
@@ -96,6 +97,54 @@ describeCuda('copyTensors on CUDA', () => {
       cuda.synchronize(DEVICE);
       destinations.forEach((d, i) => expect(Array.from(d.toArray() as Float32Array), `${where} pair ${i}`).toEqual(Array.from(sources[i]!.toArray() as Float32Array)));
     }
+  });
+
+  it('replays the gather launches of a repeated source set from a cached graph, with the same results', () => {
+    // FHELIUM_COPY_GRAPHS=0 turns the cache off (csrc/cuda/copy_graph_cache.h): then no graph.
+    const enabled = process.env['FHELIUM_COPY_GRAPHS'] !== '0';
+    const sizes = Array.from({ length: 16 }, (_, i) => 100 * (i + 1));
+    const destinations = sizes.map((n) => Tensor.empty([n], { dtype: 'uint8', device: DEVICE }));
+    const batch = new TensorCopyBatch(destinations);
+    const stream = new Stream(DEVICE);
+    let seed = 0;
+    const sourceSet = (): Tensor[] => {
+      seed += 1;
+      return sizes.map((n, i) => bytes(n, seed * 31 + i, 'pinned'));
+    };
+    const copyAndCheck = (sources: Tensor[], label: string): void => {
+      batch.copyFrom(sources, { stream, nonBlocking: true });
+      stream.synchronize();
+      destinations.forEach((d, i) => expect(Array.from(hostBytes(d)), `${label}, pair ${i}`).toEqual(Array.from(hostBytes(sources[i]!))));
+    };
+    const counts = (): { built: number; launched: number } => native().copyGraphStats();
+    const before = counts();
+    // Two sets in turn, as double buffering copies them: each gets its graph at its third copy.
+    const [a, b] = [sourceSet(), sourceSet()];
+    for (let round = 0; round < 8; round += 1) {
+      copyAndCheck(a, `set a, round ${round}`);
+      copyAndCheck(b, `set b, round ${round}`);
+    }
+    // New contents at the same addresses: the graph copies what is there now.
+    for (const [i, t] of a.entries()) t.copy_(bytes(t.numel, 200 + i, 'pageable'));
+    copyAndCheck(a, 'set a rewritten');
+    // Four more sets (the cache holds four): a and b are forgotten, a is then built again.
+    const more = [sourceSet(), sourceSet(), sourceSet(), sourceSet()];
+    for (const [k, set] of more.entries()) for (let use = 0; use < 3; use += 1) copyAndCheck(set, `set ${k + 3}, use ${use}`);
+    for (let use = 0; use < 3; use += 1) copyAndCheck(a, `set a again, use ${use}`);
+    const after = counts();
+    expect({ built: after.built - before.built, launched: after.launched - before.launched }).toEqual(
+      enabled ? { built: 2 + 4 + 1, launched: 2 * 6 + 1 + 4 + 1 } : { built: 0, launched: 0 },
+    );
+    // A capture records the launches themselves, never a cached graph.
+    const graph = new CudaGraph();
+    graph.capture(() => batch.copyFrom(b, { stream, nonBlocking: true }), { stream });
+    expect(counts().launched).toBe(after.launched);
+    graph.replay(stream);
+    stream.synchronize();
+    destinations.forEach((d, i) => expect(Array.from(hostBytes(d)), `captured, pair ${i}`).toEqual(Array.from(hostBytes(b[i]!))));
+    graph.dispose();
+    for (const t of [...a, ...b, ...more.flat(), ...destinations]) t.dispose();
+    stream.dispose();
   });
 
   it('orders copies on two streams with events', () => {

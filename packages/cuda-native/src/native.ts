@@ -73,6 +73,8 @@ export interface NativeBinding {
   copyTensorsDescriptors(words: BigUint64Array): NativeHandle<'copyDescriptors'>;
   /** Copies `count` pairs of the registered array; a source storage word of 0 skips the pair. */
   copyTensors(descriptors: NativeHandle<'copyDescriptors'>, count: number, stream: NativeHandle<'stream'> | null, nonBlocking: boolean): void;
+  /** Process-wide counts of the copy-graph cache (csrc/cuda/copy_graph_cache.h): graphs built, copies launched as a graph. */
+  copyGraphStats(): { built: number; launched: number };
   readInto(src: StorageHandle, srcByteOffset: number, out: ArrayBufferView, stream: null): void;
   writeFrom(dst: StorageHandle, dstByteOffset: number, data: ArrayBufferView, stream: null): void;
 

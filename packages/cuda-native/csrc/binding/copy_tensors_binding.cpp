@@ -10,6 +10,7 @@
 #include "cpu/copy_tensors.h"
 
 #if FHELIUM_WITH_CUDA
+#include "cuda/copy_graph_cache.h"
 #include "cuda/memory_ops.h"
 #include "cuda/stream_registry.h"
 #endif
@@ -46,12 +47,16 @@ char* checked_address(const Storage* s, uint64_t address, uint64_t bytes, size_t
 // The descriptor array of a batch, registered once (copyTensorsDescriptors): reading a typed
 // array's data pointer through Node-API costs more than the rest of a small batch call, and the
 // pointer of a live, never-detached ArrayBuffer does not change. TypeScript keeps the array
-// alive (and never detaches it) for as long as it keeps this handle.
+// alive (and never detaches it) for as long as it keeps this handle. With CUDA, the handle also
+// holds the batch's cache of gather-launch graphs (cuda/copy_graph_cache.h).
 struct Descriptors {
   static constexpr uint32_t kTag = 0x43505944u;  // "CPYD"
   uint32_t tag = kTag;
   const uint64_t* words = nullptr;
   size_t length = 0;  // in words
+#if FHELIUM_WITH_CUDA
+  cuda::CopyGraphCache graphs;
+#endif
 };
 
 void delete_descriptors(Descriptors* d) { delete d; }
@@ -79,7 +84,7 @@ cuda::MemRef mem_ref(const Storage* s, char* address) {
 // whose source storage word is 0 is skipped (TypeScript copies it itself). See cuda::copy_batch
 // for what runs where; a CPU-only build copies host-to-host pairs and refuses any other.
 napi_value copy_tensors(Args& a) {
-  const Descriptors* words = a.external<Descriptors>(0, "copy descriptors");
+  Descriptors* words = a.external<Descriptors>(0, "copy descriptors");
   const int64_t count = a.i64(1);
   FHELIUM_CHECK(count >= 0 && static_cast<uint64_t>(count) <= words->length / kWordsPerPair, Argument,
                 "copyTensors: " + std::to_string(count) + " pairs need " + std::to_string(count * kWordsPerPair) +
@@ -112,7 +117,7 @@ napi_value copy_tensors(Args& a) {
   }
 #if FHELIUM_WITH_CUDA
   auto* stream = a.optional_external<cuda::StreamHandle>(2, "a stream");
-  cuda::copy_batch(requests.data(), requests.size(), non_blocking, stream);
+  cuda::copy_batch(requests.data(), requests.size(), non_blocking, stream, &words->graphs);
 #else
   FHELIUM_CHECK(a.is_nullish(2), Argument, "copyTensors: a stream was given but the addon has no CUDA backend");
   (void)non_blocking;
@@ -121,6 +126,23 @@ napi_value copy_tensors(Args& a) {
   return nullptr;
 }
 FHELIUM_BINDING("copyTensors", copy_tensors)
+
+// copyGraphStats(): { built, launched } (see cuda::copy_graph_stats; zeros without CUDA).
+napi_value copy_graph_stats(Args& a) {
+#if FHELIUM_WITH_CUDA
+  const cuda::CopyGraphStats stats = cuda::copy_graph_stats();
+#else
+  const struct {
+    uint64_t built = 0;
+    uint64_t launched = 0;
+  } stats;
+#endif
+  napi_value out = object(a.env());
+  set(a.env(), out, "built", number(a.env(), static_cast<double>(stats.built)));
+  set(a.env(), out, "launched", number(a.env(), static_cast<double>(stats.launched)));
+  return out;
+}
+FHELIUM_BINDING("copyGraphStats", copy_graph_stats)
 
 }  // namespace
 }  // namespace fhelium::binding

@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "cpu/copy_tensors.h"
 #include "cuda/caching_allocator.h"
+#include "cuda/copy_graph_cache.h"
 #include "cuda/copy_tensors.h"
 #include "cuda/cuda_check.h"
 #include "cuda/device_context.h"
@@ -152,7 +153,7 @@ const char* const kBlockingPinnedDuringCapture =
 
 }  // namespace
 
-void copy_batch(const CopyRequest* pairs, size_t count, bool non_blocking, StreamHandle* stream) {
+void copy_batch(const CopyRequest* pairs, size_t count, bool non_blocking, StreamHandle* stream, CopyGraphCache* graphs) {
   thread_local BatchPlan plan;
   plan.clear();
   if (stream != nullptr) FHELIUM_CHECK(!stream->destroyed, Disposed, "copyTensors: the stream was disposed");
@@ -198,7 +199,9 @@ void copy_batch(const CopyRequest* pairs, size_t count, bool non_blocking, Strea
     for (const CopyRequest* r : plan.fast) {
       if (by_kernel(*r, gather)) plan.gather.push_back(CopyPair{r->dst.ptr, r->src.ptr, r->bytes});
     }
-    copy_tensors(DeviceStream{device, s->stream}, plan.gather.data(), plan.gather.size());
+    const DeviceStream ds{device, s->stream};
+    if (graphs != nullptr && copy_graphs_enabled() && !any_capture_open()) graphs->copy(ds, plan.gather.data(), plan.gather.size());
+    else copy_tensors(ds, plan.gather.data(), plan.gather.size());
     for (const CopyRequest* r : plan.fast) {
       if (!by_kernel(*r, gather)) {
         FHELIUM_CUDA_CHECK(cudaMemcpyAsync(r->dst.ptr, r->src.ptr, r->bytes, cudaMemcpyDefault, s->stream));
