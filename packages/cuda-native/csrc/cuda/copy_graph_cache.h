@@ -2,7 +2,7 @@
 //
 // Why: on the H200 machine a cudaGraphLaunch of a graph holding the gather kernel cost the host
 // 1.3-2.1 us, where launching the same kernel cost 3.4-4.2 us (probe/graph-gather.cu, recorded in
-// reports/gpu/2026-12-04T0528-*). A batch that copies again from the same addresses (a pinned
+// reports/gpu/2026-12-04T0520-*). A batch that copies again from the same addresses (a pinned
 // staging tree refilled in place, the two source trees of double buffering, a program's inputs
 // copied from the same tensors) then pays the cheaper launch.
 //
