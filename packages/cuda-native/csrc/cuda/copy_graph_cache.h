@@ -11,7 +11,9 @@
 // changes the cost and nothing else. The addresses are checked live by the caller on every call,
 // as for any batch; a graph built for an address that was freed and reused copies from whatever
 // lives there now, which is the caller's current source. Graphs launch in stream order, so the
-// ordering guarantees of the launches they stand for hold unchanged.
+// ordering guarantees of the launches they stand for hold unchanged. CUDA also orders the launches
+// of one graph behind each other: two copies of the same pairs on two streams no longer overlap,
+// which they could not do safely anyway, writing the same destinations.
 //
 // Pairs seen for the kBuildAfter-th time get their graph (capturing the launches on a private
 // stream costs about as much as tens of launches, so one-off batches never pay it); a batch keeps
