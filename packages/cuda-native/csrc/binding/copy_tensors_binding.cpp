@@ -8,9 +8,9 @@
 #include "binding/storage.h"
 #include "common/copy_pair.h"
 #include "cpu/copy_tensors.h"
+#include "cuda/copy_graph_cache.h"
 
 #if FHELIUM_WITH_CUDA
-#include "cuda/copy_graph_cache.h"
 #include "cuda/memory_ops.h"
 #include "cuda/stream_registry.h"
 #endif
@@ -132,10 +132,7 @@ napi_value copy_graph_stats(Args& a) {
 #if FHELIUM_WITH_CUDA
   const cuda::CopyGraphStats stats = cuda::copy_graph_stats();
 #else
-  const struct {
-    uint64_t built = 0;
-    uint64_t launched = 0;
-  } stats;
+  const cuda::CopyGraphStats stats{0, 0};
 #endif
   napi_value out = object(a.env());
   set(a.env(), out, "built", number(a.env(), static_cast<double>(stats.built)));

@@ -19,6 +19,8 @@
 // stream costs about as much as tens of launches, so one-off batches never pay it); a batch keeps
 // kEntries sets of pairs and forgets the least recently used. FHELIUM_COPY_GRAPHS=0 in the
 // environment (read once per process) turns the cache off, for comparisons.
+//
+// CUDA-free header: the CPU-only build includes it for CopyGraphStats (always zero there).
 #pragma once
 
 #include <cstddef>
