@@ -12,11 +12,12 @@
 // rebuild (npm run build:native -w @fhelium/cuda-native), so that the build here is the packed one
 // again. Exits 2 on bad usage or without a pack; the build's own errors end it otherwise.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ADDON_PATH, builtWithCuda, xzCompress } from './addon.mjs';
+import { mib, packTotalLine } from './pack-size.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const gpu = join(root, '.gpu');
@@ -44,17 +45,6 @@ const variants = join(gpu, 'variants');
 mkdirSync(variants, { recursive: true });
 const file = join(variants, `${name}.node.xz`);
 xzCompress(addon, file);
-say(`${name}: ${(statSync(file).size / 2 ** 20).toFixed(1)} MiB`);
-
-let total = 0;
-const walk = (dir) => {
-  for (const entry of readdirSync(dir)) {
-    const path = join(dir, entry);
-    const stat = statSync(path);
-    if (stat.isDirectory()) walk(path);
-    else total += stat.size;
-  }
-};
-walk(gpu);
-say(`.gpu/ now holds ${(total / 2 ** 20).toFixed(1)} MiB (the device tool carries at most 64 MiB with the tree)`);
+say(`${name}: ${mib(statSync(file).size)}`);
+say(packTotalLine(gpu));
 say('there: bash tools/gpu/remote.sh none, then from /tmp/fhelium-repo bash tools/gpu/each-variant.sh COMMAND...');

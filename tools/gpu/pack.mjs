@@ -18,6 +18,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ADDON_PATH, builtWithCuda, xzCompress } from './addon.mjs';
+import { mib, packTotalLine } from './pack-size.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = join(root, '.gpu');
@@ -107,13 +108,8 @@ function main() {
   execFileSync('sh', ['-c', `git archive --format=tar HEAD | xz -T2 -6 > "${join(out, 'repo.tar.xz')}"`], { cwd: root, stdio: 'inherit' });
   execFileSync('sh', ['-c', `printf '%s\n' "${commit}" > "${join(out, 'COMMIT')}"`]);
 
-  let total = 0;
-  for (const file of readdirSync(out)) {
-    const size = statSync(join(out, file)).size;
-    total += size;
-    say(`${file}: ${(size / 2 ** 20).toFixed(1)} MiB`);
-  }
-  say(`total ${(total / 2 ** 20).toFixed(1)} MiB (the device tool carries at most 64 MiB with the tree)`);
+  for (const file of readdirSync(out)) say(`${file}: ${mib(statSync(join(out, file)).size)}`);
+  say(packTotalLine(out));
   say("next: device run with carry ['.gpu'] and command `bash tools/gpu/remote.sh` (README: Contributing)");
 }
 
