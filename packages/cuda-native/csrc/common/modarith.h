@@ -74,10 +74,11 @@ FHELIUM_HD uint64_t reduce64(uint64_t x, const Modulus& m) {
 }
 
 // The product goes through one `unsigned __int128` multiplication, so that on the device the
-// compiler shares the 32-bit partial products of its two halves, which a 64-bit low product beside
-// mulhi64 computes twice: on the H200 the tensor product and mulMod of n16-l23 took 4-5% less
-// time (reports/gpu/2026-12-04T1425-*). reduce128 keeps its separate halves: the same change there
-// made the key-switching inner product 11% slower.
+// compiler can share the 32-bit partial products of its two halves, which a 64-bit low product
+// beside mulhi64 computes twice. On the H200 this made decryption (poly_eval_mod, a chain of
+// mul_mod per coefficient) 13-20% faster at n16-l23 and n16-l35, and left mulMod and the tensor
+// product within 3% (reports/gpu/2026-12-04T1437-* and T1441-*). reduce128 keeps its separate
+// halves: the same change there made the key-switching inner product 11% slower (T1425-*).
 FHELIUM_HD uint64_t mul_mod(uint64_t a, uint64_t b, const Modulus& m) {
   const unsigned __int128 p = static_cast<unsigned __int128>(a) * b;
   return reduce128(static_cast<uint64_t>(p >> 64), static_cast<uint64_t>(p), m);
