@@ -1,7 +1,7 @@
 // The size of `.gpu/` against what the device tool carries (64 MiB with the working tree), as
 // pack.mjs and pack-variant.mjs report it after writing.
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 /** The device tool's limit on carried paths and the working tree together, in MiB. */
 export const CARRY_LIMIT_MIB = 64;
@@ -24,5 +24,5 @@ export function treeBytes(dir) {
 
 /** The closing line of a pack: what `dir` holds against the carry limit. */
 export function packTotalLine(dir) {
-  return `${dir.split('/').pop()}/ holds ${mib(treeBytes(dir))} (the device tool carries at most ${CARRY_LIMIT_MIB} MiB with the tree)`;
+  return `${basename(dir)}/ holds ${mib(treeBytes(dir))} (the device tool carries at most ${CARRY_LIMIT_MIB} MiB with the tree)`;
 }
