@@ -1,5 +1,5 @@
-// A 128-bit multiply-accumulator for lazy reduction. Both backends compute the same exact sum, so
-// the CPU and CUDA kernels that use it agree bit for bit.
+// A 128-bit multiply-accumulator for lazy reduction, one implementation for the CPU and CUDA
+// kernels, so that both compute the same exact sums.
 #pragma once
 
 #include <cstdint>
@@ -14,24 +14,16 @@ struct Acc128 {
 };
 
 // acc += a * b. The caller bounds the number of terms so that acc stays below 2^128.
-// On the device the product and the sum are one `unsigned __int128` expression: the compiler then
+// The product and the sum are one `unsigned __int128` expression. On the device the compiler then
 // forms the 128-bit product from four 32-bit partial products shared by both halves, where a
 // separate 64-bit low product and __umul64hi compute some of them twice. On the H200 that made
 // the basis conversions of n16-l23 about 20% faster (ModUp 87 -> 70 us, ModDown's 57 -> 45 us as
-// graph nodes; reports/gpu/2026-12-04T1413-*). The host keeps two words with explicit carries.
+// graph nodes; reports/gpu/2026-12-04T1413-*).
 FHELIUM_HD void acc_mul_add(Acc128& acc, uint64_t a, uint64_t b) {
-#if defined(__CUDA_ARCH__)
   const unsigned __int128 sum =
       ((static_cast<unsigned __int128>(acc.hi) << 64) | acc.lo) + static_cast<unsigned __int128>(a) * b;
   acc.lo = static_cast<uint64_t>(sum);
   acc.hi = static_cast<uint64_t>(sum >> 64);
-#else
-  const uint64_t plo = a * b;
-  const uint64_t phi = mulhi64(a, b);
-  const uint64_t lo = acc.lo + plo;
-  acc.hi += phi + (lo < plo ? 1u : 0u);
-  acc.lo = lo;
-#endif
 }
 
 // acc mod m for any 128-bit acc: reduces the high word first so reduce128's hi < q holds.
