@@ -139,12 +139,15 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
     return { q, cpu: side('cpu'), gpu: side('cuda') };
   }
 
-  // One P limb (the fused CUDA paths from logN 13 on; narrow blocks) and three (the composition),
-  // addends of two entries (every batch element), one (the first of two) and none.
+  // [Q limbs, P limbs, batch, addend entries]. One P limb (the fused CUDA paths from logN 13 on;
+  // narrow blocks) and several (ModDown's composition; the fused ModDown + rescale from logN 13 on,
+  // with its conversion), addends of every batch element, of the first only, and none.
   const MOD_DOWN_CASES = [
     [2, 1, 2, 2],
     [4, 1, 2, 1],
     [4, 3, 1, 0],
+    [3, 2, 2, 2],
+    [2, 4, 3, 1],
   ] as const;
 
   for (const logN of [10, 12, 13, 14, 15, 16, 17]) {

@@ -19,9 +19,10 @@ export type ModDownRescaleNttOptions = ModDownNttOptions;
  * same result, bit for bit, as the two calls. `conversion` and `constants` are `modDownNtt`'s;
  * `rescale` are the `RescaleTables` of (q_0..q_l), the primes of the conversion's destination.
  *
- * On CUDA with one special prime (p = 1) and N ≥ 2^13 it runs four kernels where the two calls
- * run eight: ModDown's last limb is never transformed to NTT form and back, and ModDown's result
- * is never written (see `csrc/cuda/mod_down_rescale.h`). Elsewhere it runs the two operations.
+ * On CUDA with N ≥ 2^13 it runs four kernels where the two calls run eight with one special
+ * prime (p = 1), and six where they run ten with several: no limb is transformed to NTT form and
+ * back, and ModDown's result is never written (see `csrc/cuda/mod_down_rescale.h`). Elsewhere it
+ * runs the two operations.
  * q + p scratch limbs per batch element come from the caching allocator. `out` must not overlap
  * `x` or the addend.
  * @throws {TensorArgumentError} (and subclasses) for a bad operand, limb map, addend, output, or

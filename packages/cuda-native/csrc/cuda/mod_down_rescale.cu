@@ -33,10 +33,24 @@ struct ScaledLastLimbLoad {
   }
 };
 
-// The forward column phase's load for output limb i: from z0 = INTT(x_l * P^{-1} + a_l) and
-// z1 = INTT_P(x_P) at coefficient j, the ModDown'd last limb m = z0 - (z1 mod q_l) * P^{-1}
-// (mod q_l), then (z1 mod q_i) * P^{-1} + t_i(m) mod q_i: ModDown's conversion term scaled by
-// P^{-1} plus the rescale's correction, one transform for both.
+// The forward transform's input for output limb i < l (see mod_down_rescale.h): from
+// z0 = INTT(x_l * P^{-1} + a_l) and the conversions c_l, c_i of INTT_P(x_P) to q_l and q_i at one
+// coefficient, the ModDown'd last limb m = z0 - c_l * P^{-1} (mod q_l), then
+// c_i * P^{-1} + t_i(m) mod q_i: ModDown's conversion term scaled by P^{-1} plus the rescale's
+// correction, one transform for both. Every operand is reduced.
+__device__ __forceinline__ uint64_t mod_down_rescale_input(uint64_t z0, uint64_t c_l, uint64_t c_i, uint32_t i,
+                                                           const uint64_t* constants, const RescaleView& t) {
+  const uint64_t* cl = constants + 3 * static_cast<std::size_t>(t.num_dst);
+  const uint64_t ql = __ldg(cl);
+  const uint64_t m = sub_mod(z0, mul_mod_shoup(c_l, __ldg(cl + 1), __ldg(cl + 2), ql), ql);
+  const uint64_t term = rescale_term(rescale_shifted(m, t), t, i);
+  const uint64_t* ci = constants + 3 * static_cast<std::size_t>(i);
+  const uint64_t qi = __ldg(ci);
+  return add_mod(mul_mod_shoup(c_i, __ldg(ci + 1), __ldg(ci + 2), qi), term, qi);
+}
+
+// The forward column phase's load for output limb i with one P limb: z = [z0, z1] per batch
+// element, z1 = INTT_P(x_P), whose conversion to q_i is its reduction mod q_i.
 struct ModDownRescaleLoad {
   const uint64_t* z;  // [batch][2][N]: z0, z1
   std::size_t z_stride;
@@ -47,16 +61,27 @@ struct ModDownRescaleLoad {
 
   __device__ __forceinline__ uint64_t operator()(const uint64_t*, uint32_t b, uint32_t i, uint32_t j) const {
     const uint64_t* zb = z + b * z_stride;
-    const uint64_t z0 = zb[j];
     const uint64_t z1 = zb[(std::size_t{1} << log_n) + j];
-    const uint32_t l = t.num_dst;
-    const uint64_t* cl = constants + 3 * static_cast<std::size_t>(l);
-    const uint64_t ql = __ldg(cl);
-    const uint64_t m = sub_mod(z0, mul_mod_shoup(reduce64(z1, dst_moduli[l]), __ldg(cl + 1), __ldg(cl + 2), ql), ql);
-    const uint64_t term = rescale_term(rescale_shifted(m, t), t, i);
-    const uint64_t* ci = constants + 3 * static_cast<std::size_t>(i);
-    const uint64_t qi = __ldg(ci);
-    return add_mod(mul_mod_shoup(reduce64(z1, dst_moduli[i]), __ldg(ci + 1), __ldg(ci + 2), qi), term, qi);
+    return mod_down_rescale_input(zb[j], reduce64(z1, dst_moduli[t.num_dst]), reduce64(z1, dst_moduli[i]), i,
+                                  constants, t);
+  }
+};
+
+// The same with several P limbs: the conversions c_i of INTT_P(x_P) are already in the transform's
+// buffer (`src`, limb i, transformed in place: a column block reads its words before it writes
+// them, and no other block touches them), c_l in its own rows.
+struct ModDownRescaleConvertedLoad {
+  const uint64_t* z;  // [batch][p + 1][N]: z0 first
+  std::size_t z_stride;
+  const uint64_t* c_last;  // [batch][N]
+  const uint64_t* constants;  // [q][3]
+  RescaleView t;
+  uint32_t log_n;
+
+  __device__ __forceinline__ uint64_t operator()(const uint64_t* src, uint32_t b, uint32_t i, uint32_t j) const {
+    const uint64_t z0 = z[b * z_stride + j];
+    const uint64_t c_l = c_last[(static_cast<std::size_t>(b) << log_n) + j];
+    return mod_down_rescale_input(z0, c_l, src[j], i, constants, t);
   }
 };
 
@@ -104,7 +129,7 @@ void mod_down_rescale_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batc
   const uint32_t l = q - 1;
   const uint32_t log_n = ntt.log_n;
   const std::size_t n = std::size_t{1} << log_n;
-  if (p != 1 || log_n <= 12) {
+  if (log_n <= 12) {
     // As cpu::mod_down_rescale_ntt.
     const ModDownRescaleScratch r = split_mod_down_rescale_scratch(scratch, batch, conv, log_n);
     mod_down_ntt(ds, x, x_batch_stride, r.inner, r.inner_stride, r.moved_down, r.moved_down_stride, batch,
@@ -114,28 +139,47 @@ void mod_down_rescale_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batc
     return;
   }
   require_grid_y(where, batch * l);
+  require_grid_y(where, batch * (p + 1));
   require_aligned_twiddles(where, ntt.forward);
   require_aligned_twiddles(where, ntt.inverse);
   const auto stream = static_cast<cudaStream_t>(ds.stream);
   const std::size_t x_stride = kernel_batch_stride(batch, x_batch_stride, (q + p) * n);
-  const std::size_t z_stride = 2 * n;
+  // Scratch (q + p limbs per batch element, checked): z = [batch][p + 1][N], then, with several P
+  // limbs, c_l = [batch][N]: (p + 2) limbs per batch element, q >= 2.
+  const std::size_t z_stride = (p + 1) * n;
+  uint64_t* c_last = scratch + batch * z_stride;
   const std::size_t out_stride = kernel_batch_stride(batch, out_batch_stride, l * n);
   const auto polys = static_cast<uint32_t>(batch);
-  const uint32_t inverse_primes[2] = {map.prime[l], map.prime[q]};
 
-  // The inverse of [x_l * P^{-1} + a_l, x_P] per batch element into z (scratch), two phases.
-  NttLaunch inverse = make_ntt_launch(ntt, false, x + l * n, x_stride, scratch, z_stride, 2, inverse_primes);
-  dispatch_chunks<false>(chunk_log(log_n), false, inverse, 2 * polys, ds.device, stream, PlainStore{},
+  // The inverse of [x_l * P^{-1} + a_l, x_P] per batch element into z, two phases: x's limbs l
+  // to l + p are the last of Q_l and then P, contiguous.
+  NttLaunch inverse = make_ntt_launch(ntt, false, x + l * n, x_stride, scratch, z_stride, p + 1, map.prime + l);
+  dispatch_chunks<false>(chunk_log(log_n), false, inverse, (p + 1) * polys, ds.device, stream, PlainStore{},
                          ScaledLastLimbLoad{constants, addend, l, log_n});
   check_launch(where);
   inverse.src = scratch;
   inverse.src_batch_stride = z_stride;
-  dispatch_columns<false>(column_log(log_n), inverse, 2 * polys, ds.device, stream);
+  dispatch_columns<false>(column_log(log_n), inverse, (p + 1) * polys, ds.device, stream);
   check_launch(where);
   // The forward transform of the l output limbs: formed as it loads, finished as it stores.
-  const NttLaunch forward_columns = make_ntt_launch(ntt, true, scratch, 0, out, out_stride, l, map.prime);
-  dispatch_columns<true>(column_log(log_n), forward_columns, polys * l, ds.device, stream,
-                         ModDownRescaleLoad{scratch, z_stride, conv.dst_moduli, constants, t, log_n});
+  const NttLaunch forward_columns = make_ntt_launch(ntt, true, out, out_stride, out, out_stride, l, map.prime);
+  if (p == 1) {
+    dispatch_columns<true>(column_log(log_n), forward_columns, polys * l, ds.device, stream,
+                           ModDownRescaleLoad{scratch, z_stride, conv.dst_moduli, constants, t, log_n});
+  } else {
+    // INTT_P(x_P) converted to q_0 .. q_{l-1} into out (where the forward transform then runs in
+    // place), and to q_l into c_last: two launches, since their batch strides differ.
+    BasisConversionView head = conv;
+    head.num_dst = l;
+    BasisConversionView last = conv;
+    last.num_dst = 1;
+    last.dst_moduli = conv.dst_moduli + l;
+    last.qhat_mod_dst = conv.qhat_mod_dst + static_cast<std::size_t>(l) * p;
+    basis_convert(scratch + n, z_stride, out, out_stride, batch, log_n, head, stream);
+    basis_convert(scratch + n, z_stride, c_last, n, batch, log_n, last, stream);
+    dispatch_columns<true>(column_log(log_n), forward_columns, polys * l, ds.device, stream,
+                           ModDownRescaleConvertedLoad{scratch, z_stride, c_last, constants, t, log_n});
+  }
   check_launch(where);
   const NttLaunch forward_chunks = make_ntt_launch(ntt, true, out, out_stride, out, out_stride, l, map.prime);
   dispatch_chunks<true>(chunk_log(log_n), false, forward_chunks, polys * l, ds.device, stream,
