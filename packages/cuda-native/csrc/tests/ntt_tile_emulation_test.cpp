@@ -181,19 +181,36 @@ void run_ntt_tile_emulation_tests(Counter& c) {
     const std::size_t n = std::size_t{1} << log_n;
     for (uint32_t bits : {36u, 60u, 61u}) {
       const auto primes = ntt_primes(bits, log_n, 1);
+      const uint64_t q = primes[0];
       const NttTables tables = NttTables::build(log_n, primes);
       const NttTablesView v = tables.host_view();
       const uint32_t map[1] = {0};
       std::vector<uint64_t> x(n), cpu_f(n), emu_f(n), cpu_i(n), emu_i(n);
-      for (auto& e : x) e = random_below(primes[0]);
+      for (auto& e : x) e = random_below(q);
+      // The forward takes words below 4q (basis_conversion.cu's fused loads rely on it): random
+      // ones, and every word 4q - 1.
+      std::vector<uint64_t> x4(n), top(n, 4 * q - 1), cpu_f4(n), emu_f4(n), cpu_top(n), emu_top(n);
+      for (auto& e : x4) e = random_below(4 * q);
       cpu::ntt_forward(x.data(), 0, cpu_f.data(), 0, 1, 1, map, v);
+      cpu::ntt_forward(x4.data(), 0, cpu_f4.data(), 0, 1, 1, map, v);
+      cpu::ntt_forward(top.data(), 0, cpu_top.data(), 0, 1, 1, map, v);
+      // Both must be the transforms of the reduced words.
+      std::vector<uint64_t> x4_reduced(n), top_reduced(n, (4 * q - 1) % q), want_f4(n), want_top(n);
+      for (std::size_t i = 0; i < n; ++i) x4_reduced[i] = x4[i] % q;
+      cpu::ntt_forward(x4_reduced.data(), 0, want_f4.data(), 0, 1, 1, map, v);
+      cpu::ntt_forward(top_reduced.data(), 0, want_top.data(), 0, 1, 1, map, v);
+      const std::string size = ", log_n " + std::to_string(log_n) + ", " + std::to_string(bits) + "-bit";
+      c.check(cpu_f4 == want_f4 && cpu_top == want_top, "CPU forward of words below 4q == of the reduced words" + size);
       // Inverse of arbitrary reduced input (not only of a forward output).
       cpu::ntt_inverse(x.data(), 0, cpu_i.data(), 0, 1, 1, map, v);
       for (const bool narrow : {false, true}) {
-        const std::string what = std::string(narrow ? " (narrow blocks)" : "") + ", log_n " + std::to_string(log_n) +
-                                 ", " + std::to_string(bits) + "-bit";
+        const std::string what = std::string(narrow ? " (narrow blocks)" : "") + size;
         emulate<true>(x.data(), emu_f.data(), v, 0, narrow);
         c.check(cpu_f == emu_f, "CUDA forward tiling == CPU" + what);
+        emulate<true>(x4.data(), emu_f4.data(), v, 0, narrow);
+        c.check(cpu_f4 == emu_f4, "CUDA forward tiling == CPU, inputs below 4q" + what);
+        emulate<true>(top.data(), emu_top.data(), v, 0, narrow);
+        c.check(cpu_top == emu_top, "CUDA forward tiling == CPU, every input 4q - 1" + what);
         emulate<false>(x.data(), emu_i.data(), v, 0, narrow);
         c.check(cpu_i == emu_i, "CUDA inverse tiling == CPU" + what);
       }
