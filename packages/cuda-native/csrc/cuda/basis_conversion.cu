@@ -361,11 +361,25 @@ void mod_down_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride
   const std::size_t n = std::size_t{1} << log_n;
   const auto stream = static_cast<cudaStream_t>(ds.stream);
   if (p != 1) {
+    // The inverse of the P limbs, their conversion into out, and out's forward transform in place,
+    // whose chunk phase finishes the division as it stores (ModDownFinishStore): no separate
+    // mod_down_finish pass reading the transformed conversion back and writing out again.
+    require_aligned_twiddles(where, ntt.forward);
     ntt_inverse(ds, x + q * n, x_batch_stride, scratch, scratch_batch_stride, batch, p, map.prime + q, ntt);
     basis_convert(scratch, scratch_batch_stride, out, out_batch_stride, batch, log_n, conv, stream);
-    ntt_forward(ds, out, out_batch_stride, out, out_batch_stride, batch, q, map.prime, ntt);
-    mod_down_finish(x, x_batch_stride, out, out_batch_stride, out, out_batch_stride, batch, q, log_n, constants, addend,
-                    stream);
+    const std::size_t x_stride = kernel_batch_stride(batch, x_batch_stride, (q + p) * n);
+    const std::size_t out_stride = kernel_batch_stride(batch, out_batch_stride, q * n);
+    const NttLaunch forward = make_ntt_launch(ntt, true, out, out_stride, out, out_stride, q, map.prime);
+    const uint32_t polys = static_cast<uint32_t>(batch) * q;
+    const ModDownFinishStore finish{x, x_stride, constants, addend, log_n};
+    if (log_n <= 12) {
+      dispatch_chunks<true>(log_n, true, forward, polys, ds.device, stream, finish);
+    } else {
+      dispatch_columns<true>(column_log(log_n), forward, polys, ds.device, stream);
+      check_launch(where);
+      dispatch_chunks<true>(chunk_log(log_n), false, forward, polys, ds.device, stream, finish);
+    }
+    check_launch(where);
     return;
   }
   const LimbExtension e = last_limb_extension(where, ntt, x, x_batch_stride, scratch, scratch_batch_stride, out,

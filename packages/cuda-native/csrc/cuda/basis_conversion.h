@@ -51,8 +51,11 @@ void mod_down_finish(const uint64_t* x, std::size_t x_batch_stride, const uint64
 // forward column phase over Q_l, which reduces that limb's coefficients modulo each q_i as it loads
 // (a one-limb conversion is exactly that reduction); the forward chunk phase with mod_down_finish
 // (and the addend) folded into its stores. (log_n <= 12: the single-kernel inverse, basis_convert,
-// then the single-kernel forward with the finish folded in.) Wider P runs the composition. Also
-// throws Error(Argument) when batch * (q + p) exceeds 65535. limb_to_prime is HOST memory.
+// then the single-kernel forward with the finish folded in.) Wider P runs the inverse NTT of the P
+// limbs, basis_convert into out, and out's forward transform with the finish folded into its chunk
+// phase's stores: five kernels instead of six, and no pass that reads the transformed conversion
+// back. Also throws Error(Argument) when batch * (q + p) exceeds 65535. limb_to_prime is HOST
+// memory.
 void mod_down_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride, uint64_t* scratch,
                   std::size_t scratch_batch_stride, uint64_t* out, std::size_t out_batch_stride, std::size_t batch,
                   const uint32_t* limb_to_prime, const NttTablesView& ntt, const BasisConversionView& conv,
