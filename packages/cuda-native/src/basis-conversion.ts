@@ -374,7 +374,8 @@ export interface ModDownNttOptions extends ModDownFinishOptions {
  * `constants` are {@link modDownConstants}. The same result, bit for bit, as the inverse NTT of the
  * P limbs, {@link basisConvert}, the forward NTT and {@link modDownFinish}. On CUDA with one P limb
  * (p = 1), four kernels instead of six: the transform over Q_l reduces the P limb's coefficients
- * as it loads them and stores the finished result, two passes over the output fewer. p scratch
+ * as it loads them and stores the finished result, two passes over the output fewer. With several,
+ * five: the transform stores the finished result, one pass fewer. p scratch
  * limbs per batch element come from the caching allocator. `out` must not overlap `x` or the addend.
  * @throws {TensorArgumentError} (and subclasses) for a bad operand, limb map, addend, output, or
  *   tables that do not match (N, limb counts, or a row whose prime is not the conversion's).
