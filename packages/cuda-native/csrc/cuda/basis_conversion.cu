@@ -369,17 +369,9 @@ void mod_down_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride
     basis_convert(scratch, scratch_batch_stride, out, out_batch_stride, batch, log_n, conv, stream);
     const std::size_t x_stride = kernel_batch_stride(batch, x_batch_stride, (q + p) * n);
     const std::size_t out_stride = kernel_batch_stride(batch, out_batch_stride, q * n);
-    const NttLaunch forward = make_ntt_launch(ntt, true, out, out_stride, out, out_stride, q, map.prime);
-    const uint32_t polys = static_cast<uint32_t>(batch) * q;
-    const ModDownFinishStore finish{x, x_stride, constants, addend, log_n};
-    if (log_n <= 12) {
-      dispatch_chunks<true>(log_n, true, forward, polys, ds.device, stream, finish);
-    } else {
-      dispatch_columns<true>(column_log(log_n), forward, polys, ds.device, stream);
-      check_launch(where);
-      dispatch_chunks<true>(chunk_log(log_n), false, forward, polys, ds.device, stream, finish);
-    }
-    check_launch(where);
+    run_forward(where, make_ntt_launch(ntt, true, out, out_stride, out, out_stride, q, map.prime),
+                static_cast<uint32_t>(batch) * q, ds.device, stream,
+                ModDownFinishStore{x, x_stride, constants, addend, log_n});
     return;
   }
   const LimbExtension e = last_limb_extension(where, ntt, x, x_batch_stride, scratch, scratch_batch_stride, out,

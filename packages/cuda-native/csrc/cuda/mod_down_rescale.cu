@@ -162,29 +162,25 @@ void mod_down_rescale_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batc
   dispatch_columns<false>(column_log(log_n), inverse, (p + 1) * polys, ds.device, stream);
   check_launch(where);
   // The forward transform of the l output limbs: formed as it loads, finished as it stores.
-  const NttLaunch forward_columns = make_ntt_launch(ntt, true, out, out_stride, out, out_stride, l, map.prime);
+  const NttLaunch forward = make_ntt_launch(ntt, true, out, out_stride, out, out_stride, l, map.prime);
+  const ModDownRescaleFinishStore finish{x, x_stride, constants, t.finish, addend, log_n};
   if (p == 1) {
-    dispatch_columns<true>(column_log(log_n), forward_columns, polys * l, ds.device, stream,
-                           ModDownRescaleLoad{scratch, z_stride, conv.dst_moduli, constants, t, log_n});
-  } else {
-    // INTT_P(x_P) converted to q_0 .. q_{l-1} into out (where the forward transform then runs in
-    // place), and to q_l into c_last: two launches, since their batch strides differ.
-    BasisConversionView head = conv;
-    head.num_dst = l;
-    BasisConversionView last = conv;
-    last.num_dst = 1;
-    last.dst_moduli = conv.dst_moduli + l;
-    last.qhat_mod_dst = conv.qhat_mod_dst + static_cast<std::size_t>(l) * p;
-    basis_convert(scratch + n, z_stride, out, out_stride, batch, log_n, head, stream);
-    basis_convert(scratch + n, z_stride, c_last, n, batch, log_n, last, stream);
-    dispatch_columns<true>(column_log(log_n), forward_columns, polys * l, ds.device, stream,
-                           ModDownRescaleConvertedLoad{scratch, z_stride, c_last, constants, t, log_n});
+    run_forward(where, forward, polys * l, ds.device, stream, finish,
+                ModDownRescaleLoad{scratch, z_stride, conv.dst_moduli, constants, t, log_n});
+    return;
   }
-  check_launch(where);
-  const NttLaunch forward_chunks = make_ntt_launch(ntt, true, out, out_stride, out, out_stride, l, map.prime);
-  dispatch_chunks<true>(chunk_log(log_n), false, forward_chunks, polys * l, ds.device, stream,
-                        ModDownRescaleFinishStore{x, x_stride, constants, t.finish, addend, log_n});
-  check_launch(where);
+  // INTT_P(x_P) converted to q_0 .. q_{l-1} into out (where the forward transform then runs in
+  // place), and to q_l into c_last: two launches, since their batch strides differ.
+  BasisConversionView head = conv;
+  head.num_dst = l;
+  BasisConversionView last = conv;
+  last.num_dst = 1;
+  last.dst_moduli = conv.dst_moduli + l;
+  last.qhat_mod_dst = conv.qhat_mod_dst + static_cast<std::size_t>(l) * p;
+  basis_convert(scratch + n, z_stride, out, out_stride, batch, log_n, head, stream);
+  basis_convert(scratch + n, z_stride, c_last, n, batch, log_n, last, stream);
+  run_forward(where, forward, polys * l, ds.device, stream, finish,
+              ModDownRescaleConvertedLoad{scratch, z_stride, c_last, constants, t, log_n});
 }
 
 }  // namespace fhelium::cuda

@@ -41,26 +41,20 @@ void run(DeviceStream ds, const uint64_t* in, std::size_t in_batch_stride, uint6
   // First launch reads `in` and writes `out`; the second (two phases) works in place on `out`.
   NttLaunch p = make_ntt_launch(t, kFwd, in, in_stride, out, out_stride, static_cast<uint32_t>(limbs), map.prime);
   p.skip = skip;
+  if constexpr (kFwd) {
+    run_forward(where, p, polys, device, stream);
+    return;
+  }
   if (log_n <= 12) {
-    dispatch_chunks<kFwd>(log_n, true, p, polys, device, stream);
+    dispatch_chunks<false>(log_n, true, p, polys, device, stream);
     check_launch(where);
     return;
   }
-  const uint32_t s1 = column_log(log_n);
-  const uint32_t s2 = chunk_log(log_n);
-  if (kFwd) {
-    dispatch_columns<true>(s1, p, polys, device, stream);
-  } else {
-    dispatch_chunks<false>(s2, false, p, polys, device, stream);
-  }
+  dispatch_chunks<false>(chunk_log(log_n), false, p, polys, device, stream);
   check_launch(where);
   p.src = out;
   p.src_batch_stride = out_stride;
-  if (kFwd) {
-    dispatch_chunks<true>(s2, false, p, polys, device, stream);
-  } else {
-    dispatch_columns<false>(s1, p, polys, device, stream);
-  }
+  dispatch_columns<false>(column_log(log_n), p, polys, device, stream);
   check_launch(where);
 }
 

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
 #include <type_traits>
 
 #include "common/device_stream.h"
@@ -516,6 +517,27 @@ inline NttLaunch make_ntt_launch(const NttTablesView& t, bool forward, const uin
   return p;
 }
 
+// The forward transform of `p` over `polys` polynomials, storing through `epilogue`: the
+// single-kernel transform (log_n <= 12), or the column phase, which reads p.src through `load`,
+// then the chunk phase in place on p.dst. A load other than PlainLoad needs the column phase, so
+// it is an Error(Internal) at log_n <= 12. Throws Error(Cuda) naming `where` when a launch fails.
+template <typename Epilogue = PlainStore, typename Load = PlainLoad>
+void run_forward(const char* where, NttLaunch p, uint32_t polys, int device, cudaStream_t stream,
+                 const Epilogue& epilogue = {}, const Load& load = {}) {
+  if (p.log_n <= 12) {
+    FHELIUM_CHECK((std::is_same_v<Load, PlainLoad>), Internal,
+                  std::string(where) + ": a forward load needs the two-phase transform (log_n >= 13)");
+    dispatch_chunks<true>(p.log_n, true, p, polys, device, stream, epilogue);
+  } else {
+    dispatch_columns<true>(column_log(p.log_n), p, polys, device, stream, load);
+    check_launch(where);
+    p.src = p.dst;
+    p.src_batch_stride = p.dst_batch_stride;
+    dispatch_chunks<true>(chunk_log(p.log_n), false, p, polys, device, stream, epilogue);
+  }
+  check_launch(where);
+}
+
 // The kernels stage twiddle pairs with 16-byte copies. Throws Error(Argument) naming `where`.
 inline void require_aligned_twiddles(const char* where, const uint64_t* table) {
   require_argument(reinterpret_cast<uintptr_t>(table) % 16 == 0, where, "twiddle tables 16-byte aligned",
@@ -593,23 +615,21 @@ void run_limb_extension(const char* where, DeviceStream ds, const NttTablesView&
       make_ntt_launch(ntt, false, e.src, e.src_stride, e.scratch, e.scratch_stride, e.src_limbs, e.src_primes);
   dispatch_chunks<false>(chunk_bits, single, inverse, e.batch * e.src_limbs, ds.device, stream);
   check_launch(where);
+  const NttLaunch forward =
+      make_ntt_launch(ntt, true, e.out, e.out_stride, e.out, e.out_stride, e.dst_limbs, e.dst_primes);
+  const uint32_t forward_polys = e.batch * e.dst_limbs;
   if (single) {
     coefficient_step();
-  } else {
-    const NttLaunch inverse_columns = make_ntt_launch(ntt, false, e.scratch, e.scratch_stride, e.scratch,
-                                                      e.scratch_stride, e.src_limbs, e.src_primes);
-    dispatch_columns<false>(column_log(log_n), inverse_columns, e.batch * e.src_limbs, ds.device, stream);
     check_launch(where);
-    // `src` is not read: forward_load reads scratch itself.
-    const NttLaunch forward_columns =
-        make_ntt_launch(ntt, true, e.scratch, 0, e.out, e.out_stride, e.dst_limbs, e.dst_primes);
-    dispatch_columns<true>(column_log(log_n), forward_columns, e.batch * e.dst_limbs, ds.device, stream, forward_load);
+    run_forward(where, forward, forward_polys, ds.device, stream, finish);
+    return;
   }
+  const NttLaunch inverse_columns = make_ntt_launch(ntt, false, e.scratch, e.scratch_stride, e.scratch,
+                                                    e.scratch_stride, e.src_limbs, e.src_primes);
+  dispatch_columns<false>(column_log(log_n), inverse_columns, e.batch * e.src_limbs, ds.device, stream);
   check_launch(where);
-  const NttLaunch forward_chunks =
-      make_ntt_launch(ntt, true, e.out, e.out_stride, e.out, e.out_stride, e.dst_limbs, e.dst_primes);
-  dispatch_chunks<true>(chunk_bits, single, forward_chunks, e.batch * e.dst_limbs, ds.device, stream, finish);
-  check_launch(where);
+  // The column phase does not read out: forward_load reads scratch itself.
+  run_forward(where, forward, forward_polys, ds.device, stream, finish, forward_load);
 }
 
 }  // namespace
