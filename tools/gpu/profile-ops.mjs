@@ -135,19 +135,8 @@ if (op === 'steps' || op === 'graphSteps') {
     'modDownFinish': () => { modDownFinish(xq, conv, lt.modDownConstants, { out: conv }); return null; },
     // The four steps above in one call (what the engine runs since modDownNtt).
     'modDownNtt': () => modDownNtt(inner, t.ntt, lt.modDownConversion, lt.modDownConstants, { limbToPrime: lt.qpMap }),
-    // ModDown and the rescale that follows, one call (what matrixVector's shared ModDown runs).
+    // ModDown and the rescale that follows, one call (what relinearizeRescale runs).
     'modDownRescaleNtt': () => native.modDownRescaleNtt(inner, t.ntt, lt.modDownConversion, lt.modDownConstants, lt.rescale, { limbToPrime: lt.qpMap }),
-    // The inner product computed inside ModDown's kernels (what a single key switch runs since
-    // keyswitchModDownNtt): compare with keyswitchInnerProduct + modDownNtt (+ rescale).
-    'keyswitchModDownNtt': () => native.keyswitchModDownNtt(digits, keys.relinearizationKey.data, t.moduli, t.ntt, lt.modDownConversion, lt.modDownConstants, { limbToPrime: lt.qpMap }),
-    'keyswitchModDownRescaleNtt': () =>
-      native.keyswitchModDownRescaleNtt(digits, keys.relinearizationKey.data, t.moduli, t.ntt, lt.modDownConversion, lt.modDownConstants, lt.rescale, { limbToPrime: lt.qpMap }),
-    'keyswitchInnerProduct + modDownNtt': () => {
-      const x = keyswitchInnerProduct(digits, keys.relinearizationKey.data, t.moduli, { limbToPrime: lt.qpMap });
-      const r = modDownNtt(x, t.ntt, lt.modDownConversion, lt.modDownConstants, { limbToPrime: lt.qpMap });
-      x.dispose();
-      return r;
-    },
     'keyswitchInnerProduct rotated +=': () => {
       keyswitchInnerProduct(digits, keys.relinearizationKey.data, t.moduli, { limbToPrime: lt.qpMap, galoisElement: 5, out: inner, accumulate: true });
       return null;
@@ -196,27 +185,18 @@ if (op === 'steps' || op === 'graphSteps') {
       'one pass prefix 2: + modUpDigitsNtt': () => onePassPrefix(2),
       'one pass prefix 3: + keyswitchInnerProduct': () => onePassPrefix(3),
       'one pass prefix 4: + modDownRescaleNtt': () => onePassPrefix(4),
-      // Prefix 2 then the inner product and ModDown + rescale in one call (the engine's one pass).
-      'one pass prefix 2 + keyswitchModDownRescaleNtt': () => onePassPrefix(4, true),
     });
-    const onePassPrefix = (steps, fused = false) => {
+    const onePassPrefix = (steps) => {
       const { product, coefficients } = native.tensorProductInverseNtt(a.data, b.data, t.ntt, { limbToPrime: lt.qMap });
       const c2 = product.select(0, 2);
       let out = coefficients;
       const owned = [product, coefficients, c2];
       if (steps >= 2) owned.push((out = modUpDigitsNtt(coefficients, c2, lt.modUp, alpha, t.ntt, { limbToPrime: lt.qpMap })));
-      if (fused) {
+      if (steps >= 3) owned.push((out = keyswitchInnerProduct(out, keys.relinearizationKey.data, t.moduli, { limbToPrime: lt.qpMap })));
+      if (steps >= 4) {
         const addend = product.narrow(0, 0, 2);
         owned.push(addend);
-        const options = { limbToPrime: lt.qpMap, addend };
-        out = native.keyswitchModDownRescaleNtt(out, keys.relinearizationKey.data, t.moduli, t.ntt, lt.modDownConversion, lt.modDownConstants, lt.rescale, options);
-      } else {
-        if (steps >= 3) owned.push((out = keyswitchInnerProduct(out, keys.relinearizationKey.data, t.moduli, { limbToPrime: lt.qpMap })));
-        if (steps >= 4) {
-          const addend = product.narrow(0, 0, 2);
-          owned.push(addend);
-          out = native.modDownRescaleNtt(out, t.ntt, lt.modDownConversion, lt.modDownConstants, lt.rescale, { limbToPrime: lt.qpMap, addend });
-        }
+        out = native.modDownRescaleNtt(out, t.ntt, lt.modDownConversion, lt.modDownConstants, lt.rescale, { limbToPrime: lt.qpMap, addend });
       }
       for (const o of owned) if (o !== out) o.dispose();
       return out;

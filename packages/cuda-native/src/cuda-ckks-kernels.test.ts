@@ -5,7 +5,6 @@ import { automorphismCoeff, automorphismNtt } from './automorphism.js';
 import { BasisConversionTables, basisConvert, modDownConstants, modDownFinish, modDownNtt, modUpDigits, modUpDigitsNtt } from './basis-conversion.js';
 import { nttPrimes, randomPoly } from './ckks-kernels.test-helpers.js';
 import { keyswitchInnerProduct } from './keyswitch.js';
-import { keyswitchModDownNtt, keyswitchModDownRescaleNtt } from './keyswitch-mod-down.js';
 import { modDownRescaleNtt } from './mod-down-rescale.js';
 import { modulusTable } from './modarith.js';
 import { NttTables, nttForward, nttInverse } from './ntt.js';
@@ -150,51 +149,6 @@ describeCuda('CKKS kernels: CPU and CUDA agree bit for bit', () => {
     [3, 2, 2, 2],
     [2, 4, 3, 1],
   ] as const;
-
-  // The key-switching inner product read by ModDown's kernels (from logN 13 on) against the CPU's
-  // two calls: [Q limbs, P limbs, digits, addend entries, Galois element exponent (5^e; 0: none)].
-  // Three digits sum with one reduction; 17 over 61-bit P primes fold after 15 products.
-  const KEYSWITCH_CASES = [
-    [4, 1, 3, 2, 0],
-    [3, 1, 17, 1, 3],
-    [3, 2, 3, 2, 1],
-    [2, 4, 17, 0, 2],
-  ] as const;
-
-  function keyswitchCase(logN: number, qLimbs: number, pLimbs: number, digitCount: number, addendEntries: number, seed: bigint) {
-    const { q, cpu, gpu } = modDownCase(logN, qLimbs, pLimbs, 2, addendEntries, seed);
-    const n = 1 << logN;
-    const p = nttPrimes(61, logN, pLimbs);
-    const rows = [...nttPrimes(50, logN, 1), ...q, ...p];
-    const digits = Tensor.fromArray(randomPoly([...q, ...p], digitCount, n, seed + 2n), { shape: [digitCount, qLimbs + pLimbs, n] });
-    const keys = Tensor.fromArray(randomPoly(rows, digitCount * 2, n, seed + 3n), { shape: [digitCount, 2, rows.length, n] });
-    return {
-      q,
-      cpu: { ...cpu, digits, keys, moduli: modulusTable(rows) },
-      gpu: { ...gpu, digits: digits.to('cuda'), keys: keys.to('cuda'), moduli: modulusTable(rows, { device: 'cuda' }) },
-    };
-  }
-
-  for (const logN of [10, 12, 13, 14, 16]) {
-    itCuda(`keyswitchModDownNtt and keyswitchModDownRescaleNtt at logN = ${logN}`, () => {
-      // Seventeen digits only up to logN 13: the CPU side makes its operands slowly.
-      for (const [qLimbs, pLimbs, digitCount, addendEntries, e] of KEYSWITCH_CASES.filter((c) => c[2] <= 3 || logN <= 13)) {
-        const { q, cpu, gpu } = keyswitchCase(logN, qLimbs, pLimbs, digitCount, addendEntries, BigInt(logN * 100 + qLimbs * 10 + pLimbs));
-        const galoisElement = 5 ** e % (2 << logN);
-        // The CPU's reference: the two calls.
-        const product = keyswitchInnerProduct(cpu.digits, cpu.keys, cpu.moduli, { limbToPrime: cpu.options.limbToPrime, galoisElement });
-        const gpuOptions = { ...gpu.options, galoisElement };
-        same(
-          modDownNtt(product, cpu.ntt, cpu.conversion, cpu.constants, cpu.options),
-          keyswitchModDownNtt(gpu.digits, gpu.keys, gpu.moduli, gpu.ntt, gpu.conversion, gpu.constants, gpuOptions),
-        );
-        same(
-          modDownRescaleNtt(product, cpu.ntt, cpu.conversion, cpu.constants, RescaleTables.build(q), cpu.options),
-          keyswitchModDownRescaleNtt(gpu.digits, gpu.keys, gpu.moduli, gpu.ntt, gpu.conversion, gpu.constants, RescaleTables.build(q, { device: 'cuda' }), gpuOptions),
-        );
-      }
-    });
-  }
 
   for (const logN of [10, 12, 13, 14, 15, 16, 17]) {
     itCuda(`modDownNtt at logN = ${logN}`, () => {

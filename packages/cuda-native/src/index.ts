@@ -65,7 +65,6 @@ export { RescaleTables, rescalePrepare, rescaleFinish, rescaleNtt, type RescaleT
 export { modDownRescaleNtt, type ModDownRescaleNttOptions } from './mod-down-rescale.js';
 export { tensorProductInverseNtt, type TensorProductInverseNttResult, type TensorProductInverseNttOptions } from './tensor-product-ntt.js';
 export { keyswitchInnerProduct, type KeyswitchOptions } from './keyswitch.js';
-export { keyswitchModDownNtt, keyswitchModDownRescaleNtt, type KeyswitchModDownNttOptions } from './keyswitch-mod-down.js';
 export {
   SmallDistribution,
   sampleUniformMod,

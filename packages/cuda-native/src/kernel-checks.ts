@@ -94,19 +94,6 @@ export interface KernelBinding extends NativeBinding {
     outBatchStride: number, batch: number, limbToPrime: Uint32Array, constants: bigint, addend: bigint,
     addendBatchStride: number, addendCount: number, rescaleLayout: TableLayout, rescalePtr: bigint, rescaleWords: number,
   ): void;
-  keyswitchModDownNtt(
-    device: number, nttLayout: TableLayout, nttPtr: bigint, nttWords: number, layout: TableLayout, tablesPtr: bigint,
-    tablesWords: number, x: bigint, xBatchStride: number, scratch: bigint, scratchBatchStride: number, out: bigint,
-    outBatchStride: number, batch: number, limbToPrime: Uint32Array, constants: bigint, addend: bigint,
-    addendBatchStride: number, addendCount: number, ...product: KeyswitchProductArguments
-  ): void;
-  keyswitchModDownRescaleNtt(
-    device: number, nttLayout: TableLayout, nttPtr: bigint, nttWords: number, layout: TableLayout, tablesPtr: bigint,
-    tablesWords: number, x: bigint, xBatchStride: number, scratch: bigint, scratchBatchStride: number, out: bigint,
-    outBatchStride: number, batch: number, limbToPrime: Uint32Array, constants: bigint, addend: bigint,
-    addendBatchStride: number, addendCount: number, rescaleLayout: TableLayout, rescalePtr: bigint, rescaleWords: number,
-    ...product: KeyswitchProductArguments
-  ): void;
   tensorProductInverseNtt(
     device: number, layout: TableLayout, tablesPtr: bigint, tablesWords: number, a: bigint, b: bigint,
     product: bigint, coefficients: bigint, limbs: number, limbToPrime: Uint32Array,
@@ -130,9 +117,6 @@ export interface KernelBinding extends NativeBinding {
 }
 
 /** The addon's kernel functions. @internal */
-/** The key-switching inner product's native arguments: digits, numDigits, keys, moduli, numPrimes, galoisElement (1n: none). */
-export type KeyswitchProductArguments = readonly [digits: bigint, numDigits: number, keys: bigint, moduli: bigint, numPrimes: number, galoisElement: bigint];
-
 export function kernels(): KernelBinding {
   return native() as KernelBinding;
 }

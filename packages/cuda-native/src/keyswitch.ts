@@ -11,7 +11,7 @@
  */
 import { ShapeMismatchError, TensorArgumentError } from './errors.js';
 import { formatShape } from './layout.js';
-import { checkContiguousU64, galoisElementArg, kernels, limbMap, log2, outputOperand, polyGeometry, sameDevice, type PolyGeometry } from './kernel-checks.js';
+import { checkContiguousU64, galoisElementArg, kernels, limbMap, log2, outputOperand, polyGeometry, sameDevice } from './kernel-checks.js';
 import { Tensor } from './tensor.js';
 
 /** Options of {@link keyswitchInnerProduct}. */
@@ -35,41 +35,6 @@ export interface KeyswitchOptions {
  */
 export function keyswitchInnerProduct(digits: Tensor, keys: Tensor, moduli: Tensor, options: KeyswitchOptions = {}): Tensor {
   const op = 'keyswitchInnerProduct';
-  const k = keyswitchArguments(op, digits, keys, moduli, options);
-  const accumulate = options.accumulate === true;
-  if (accumulate && options.out === undefined) throw new TensorArgumentError(`${op}: accumulate needs an out to add into`);
-  const { tensor: out, geometry: o } = outputOperand(options.out, [2, k.g.limbs, k.g.n], digits, [digits, keys], false, op);
-  if (o.batchStride !== k.g.limbs * k.g.n) throw new TensorArgumentError(`${op}: out must be contiguous`);
-  kernels().keyswitchInnerProduct(
-    digits._dev, digits._ptr, k.numDigits, k.g.limbs, keys._ptr, k.map, moduli._ptr, k.numPrimes, log2(k.g.n), k.galois, accumulate, out._ptr,
-  );
-  return out;
-}
-
-/** The checked operands of a key-switching inner product ({@link keyswitchArguments}). @internal */
-export interface KeyswitchArguments {
-  /** The digits' geometry: `limbs` and `n`. */
-  readonly g: PolyGeometry;
-  readonly numDigits: number;
-  readonly numPrimes: number;
-  /** The limb map (`g.limbs` entries). */
-  readonly map: Uint32Array;
-  /** The Galois element (1n: none). */
-  readonly galois: bigint;
-}
-
-/**
- * Checks the operands of {@link keyswitchInnerProduct} (and of the operations that take its product
- * in place of an input: `keyswitchModDownNtt`), without allocating anything.
- * @throws {TensorArgumentError} (and subclasses) as {@link keyswitchInnerProduct} documents. @internal
- */
-export function keyswitchArguments(
-  op: string,
-  digits: Tensor,
-  keys: Tensor,
-  moduli: Tensor,
-  options: { limbToPrime?: Uint32Array | readonly number[]; galoisElement?: number | bigint },
-): KeyswitchArguments {
   checkContiguousU64(digits, 'digits', op);
   checkContiguousU64(keys, 'keys', op);
   checkContiguousU64(moduli, 'moduli', op);
@@ -86,5 +51,12 @@ export function keyswitchArguments(
   if (numDigits < 1) throw new TensorArgumentError(`${op}: need at least one digit`);
   const map = limbMap(options.limbToPrime, g.limbs, numPrimes, op);
   const galois = options.galoisElement === undefined ? 1n : galoisElementArg(options.galoisElement, g.n, op);
-  return { g, numDigits, numPrimes, map, galois };
+  const accumulate = options.accumulate === true;
+  if (accumulate && options.out === undefined) throw new TensorArgumentError(`${op}: accumulate needs an out to add into`);
+  const { tensor: out, geometry: o } = outputOperand(options.out, [2, g.limbs, g.n], digits, [digits, keys], false, op);
+  if (o.batchStride !== g.limbs * g.n) throw new TensorArgumentError(`${op}: out must be contiguous`);
+  kernels().keyswitchInnerProduct(
+    digits._dev, digits._ptr, numDigits, g.limbs, keys._ptr, map, moduli._ptr, numPrimes, log2(g.n), galois, accumulate, out._ptr,
+  );
+  return out;
 }

@@ -2,7 +2,7 @@
  * ModDown followed by a rescale, in one call: the end of a relinearized (or otherwise key-switched)
  * product that is rescaled next, as in the usual multiply + relinearize + rescale.
  */
-import { modDownArguments, type BasisConversionTables, type ModDownArguments, type ModDownNttOptions } from './basis-conversion.js';
+import { modDownArguments, type BasisConversionTables, type ModDownNttOptions } from './basis-conversion.js';
 import { ShapeMismatchError, TensorArgumentError } from './errors.js';
 import { kernels, outputOperand, withScratch } from './kernel-checks.js';
 import { type NttTables } from './ntt.js';
@@ -39,25 +39,6 @@ export function modDownRescaleNtt(
 ): Tensor {
   const a = modDownArguments('modDownRescaleNtt', x, ntt, conversion, constants, options);
   const { op, t, q, p, g, map } = a;
-  checkRescaleAfterModDown(a, x, rescale);
-  const shape = [...x.shape.slice(0, -2), q - 1, g.n];
-  const { tensor: out, geometry: o } = outputOperand(options.out, shape, x, a.inputs, false, op);
-  return withScratch([g.batch, q + p, g.n], out, options.out !== undefined, (scratch) =>
-    kernels().modDownRescaleNtt(
-      x._dev, ntt._layout, ntt.tensor._ptr, ntt._words, t._layout, t.tensor._ptr, t._words, x._ptr, g.batchStride,
-      scratch._ptr, (q + p) * g.n, out._ptr, o.batchStride, g.batch, map, constants._ptr, ...a.addend,
-      rescale._layout, rescale.tensor._ptr, rescale._words,
-    ),
-  );
-}
-
-/**
- * Checks that `rescale` are the `RescaleTables` of ModDown's destination (Q_l), on x's device, for
- * the ModDown checked as `a`. @throws {TensorArgumentError} (and subclasses) as
- * {@link modDownRescaleNtt} documents. @internal
- */
-export function checkRescaleAfterModDown(a: ModDownArguments, x: Tensor, rescale: RescaleTables): void {
-  const { op, t, q } = a;
   if (!(rescale instanceof RescaleTables)) throw new TensorArgumentError(`${op}: rescale must be RescaleTables, got ${String(rescale)}`);
   rescale._checkFor(x, op);
   if (rescale.numDst + 1 !== q) {
@@ -68,4 +49,13 @@ export function checkRescaleAfterModDown(a: ModDownArguments, x: Tensor, rescale
       throw new TensorArgumentError(`${op}: the rescale tables have q_${i} = ${rescale.primes[i]} but the conversion's limb ${i} is ${t.dstPrimes[i]}`);
     }
   }
+  const shape = [...x.shape.slice(0, -2), q - 1, g.n];
+  const { tensor: out, geometry: o } = outputOperand(options.out, shape, x, a.inputs, false, op);
+  return withScratch([g.batch, q + p, g.n], out, options.out !== undefined, (scratch) =>
+    kernels().modDownRescaleNtt(
+      x._dev, ntt._layout, ntt.tensor._ptr, ntt._words, t._layout, t.tensor._ptr, t._words, x._ptr, g.batchStride,
+      scratch._ptr, (q + p) * g.n, out._ptr, o.batchStride, g.batch, map, constants._ptr, ...a.addend,
+      rescale._layout, rescale.tensor._ptr, rescale._words,
+    ),
+  );
 }

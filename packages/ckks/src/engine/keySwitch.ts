@@ -10,16 +10,7 @@
  * ({@link keySwitchInnerProductInto}) and share one step 3.
  * Every scratch tensor comes from the caching allocator and is released before returning.
  */
-import {
-  keyswitchInnerProduct,
-  keyswitchModDownNtt,
-  keyswitchModDownRescaleNtt,
-  modDownNtt,
-  modDownRescaleNtt,
-  modUpDigitsNtt,
-  nttInverse,
-  type Tensor,
-} from '@fhelium/cuda-native';
+import { keyswitchInnerProduct, modDownNtt, modDownRescaleNtt, modUpDigitsNtt, nttInverse, type Tensor } from '@fhelium/cuda-native';
 
 import type { EngineTables } from './tables.js';
 
@@ -100,9 +91,7 @@ export function keySwitchInnerProductInto(
  * Galois element g, the digits are read through X → X^g: the key switch of the rotated polynomial
  * for hoisted rotations (the key is then the one for g). `addend`: see {@link modDown}. With
  * `rescale`, the ModDown is {@link modDownRescale}'s (level l ≥ 1), and the result `[2, l, N]` over
- * Q_{l-1}. The inner product and ModDown are one native call (`keyswitchModDownNtt` or
- * `keyswitchModDownRescaleNtt`): on CUDA, ModDown's kernels compute the inner product where they
- * read it, and it is never written.
+ * Q_{l-1}.
  */
 export function keySwitchDigits(
   tables: EngineTables,
@@ -113,11 +102,12 @@ export function keySwitchDigits(
   addend?: Tensor,
   rescale = false,
 ): Tensor {
-  const lt = tables.levels[level]!;
-  const options = { limbToPrime: lt.qpMap, galoisElement, addend };
-  return rescale
-    ? keyswitchModDownRescaleNtt(digits, keyData, tables.moduli, tables.ntt, lt.modDownConversion, lt.modDownConstants, lt.rescale!, options)
-    : keyswitchModDownNtt(digits, keyData, tables.moduli, tables.ntt, lt.modDownConversion, lt.modDownConstants, options);
+  const inner = keySwitchInnerProductInto(tables, level, digits, keyData, galoisElement, null);
+  try {
+    return rescale ? modDownRescale(tables, level, inner, addend) : modDown(tables, level, inner, addend);
+  } finally {
+    inner.dispose();
+  }
 }
 
 /**

@@ -104,17 +104,6 @@ ModDownOperands mod_down_operands(Args& a, const char* op) {
   return m;
 }
 
-KeySwitchProduct keyswitch_product(Args& a, std::size_t at) {
-  KeySwitchProduct product{};
-  product.digits = a.ptr<const uint64_t>(at);
-  product.num_digits = static_cast<std::size_t>(a.i64(at + 1));
-  product.keys = a.ptr<const uint64_t>(at + 2);
-  product.moduli = a.ptr<const Modulus>(at + 3);
-  product.num_primes = static_cast<std::size_t>(a.i64(at + 4));
-  product.galois_elt = a.u64(at + 5);
-  return product;
-}
-
 namespace {
 
 // basisConvert(device, layout, tablesPtr, tablesWords, in, inBatchStride, out, outBatchStride, batch, logN)
@@ -265,20 +254,6 @@ napi_value mod_down_ntt(Args& a) {
   return nullptr;
 }
 FHELIUM_BINDING("modDownNtt", mod_down_ntt)
-
-// keyswitchModDownNtt(<modDownNtt's arguments>, digits, numDigits, keys, moduli, numPrimes,
-//                     galoisElement: BigInt): modDownNtt's x (contiguous [2, q+p, N]) is where the
-// inner product is written when it is (keyswitch_product.h).
-napi_value keyswitch_mod_down_ntt(Args& a) {
-  const int dev = a.i32(0);
-  const ModDownOperands m = mod_down_operands(a, "keyswitchModDownNtt");
-  const kernels::ScratchOperands& s = m.buffers;
-  const KeySwitchProduct product = keyswitch_product(a, 19);
-  FHELIUM_RUN_ON(dev, keyswitch_mod_down_ntt, product, a.ptr<uint64_t>(7), s.x_stride, s.scratch, s.scratch_stride,
-                 s.out, s.out_stride, s.batch, s.limb_to_prime, m.ntt, m.conversion, m.constants, m.addend);
-  return nullptr;
-}
-FHELIUM_BINDING("keyswitchModDownNtt", keyswitch_mod_down_ntt)
 
 }  // namespace
 }  // namespace fhelium::binding

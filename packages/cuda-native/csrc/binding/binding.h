@@ -34,9 +34,9 @@
 
 namespace fhelium::binding {
 
-// The most arguments a binding function reads (keyswitchModDownRescaleNtt takes 28); napi_get_cb_info fills the
+// The most arguments a binding function reads (modDownRescaleNtt takes 22); napi_get_cb_info fills the
 // slots past the actual arguments with undefined.
-constexpr size_t kMaxArgs = 32;
+constexpr size_t kMaxArgs = 24;
 
 class Args {
  public:

@@ -29,21 +29,5 @@ napi_value mod_down_rescale_ntt(Args& a) {
 }
 FHELIUM_BINDING("modDownRescaleNtt", mod_down_rescale_ntt)
 
-// keyswitchModDownRescaleNtt(<modDownRescaleNtt's arguments>, digits, numDigits, keys, moduli,
-//                            numPrimes, galoisElement: BigInt): x (contiguous [2, q+p, N]) is where
-// the inner product is written when it is (keyswitch_product.h).
-napi_value keyswitch_mod_down_rescale_ntt(Args& a) {
-  const int dev = a.i32(0);
-  const ModDownOperands m = mod_down_operands(a, "keyswitchModDownRescaleNtt");
-  const kernels::ScratchOperands& s = m.buffers;
-  const RescaleView t = rescale_view(a, 19);
-  const KeySwitchProduct product = keyswitch_product(a, 22);
-  FHELIUM_RUN_ON(dev, keyswitch_mod_down_rescale_ntt, product, a.ptr<uint64_t>(7), s.x_stride, s.scratch,
-                 s.scratch_stride, s.out, s.out_stride, s.batch, s.limb_to_prime, m.ntt, m.conversion, m.constants,
-                 m.addend, t);
-  return nullptr;
-}
-FHELIUM_BINDING("keyswitchModDownRescaleNtt", keyswitch_mod_down_rescale_ntt)
-
 }  // namespace
 }  // namespace fhelium::binding

@@ -9,7 +9,6 @@
 #include "binding/binding.h"
 #include "binding/kernel_binding_util.h"
 #include "common/basis_conversion_tables.h"
-#include "common/keyswitch_product.h"
 #include "common/modarith_operand.h"
 #include "common/ntt_tables.h"
 #include "common/rescale_tables.h"
@@ -38,9 +37,5 @@ struct ModDownOperands {
   BatchedOperand addend;
 };
 ModDownOperands mod_down_operands(Args& a, const char* op);
-
-// The key-switching inner product read in place of ModDown's x (common/keyswitch_product.h), from
-// arguments at..at+5: digits, numDigits, keys, moduli, numPrimes, galoisElement (BigInt, 1 = none).
-KeySwitchProduct keyswitch_product(Args& a, std::size_t at);
 
 }  // namespace fhelium::binding

@@ -2,9 +2,7 @@
 
 #include "common/basis_conversion_checks.h"
 #include "common/basis_conversion_core.h"
-#include "common/keyswitch_product.h"
 #include "common/limb_map.h"
-#include "cpu/keyswitch.h"
 #include "cpu/ntt.h"
 #include "cpu/parallel.h"
 #include "cpu/sub_scale.h"
@@ -179,22 +177,6 @@ void mod_down_ntt(const uint64_t* x, std::size_t x_batch_stride, uint64_t* scrat
   basis_convert(scratch, scratch_batch_stride, out, out_batch_stride, batch, log_n, conv);
   ntt_forward(out, out_batch_stride, out, out_batch_stride, batch, q, map.prime, ntt);
   mod_down_finish(x, x_batch_stride, out, out_batch_stride, out, out_batch_stride, batch, q, log_n, constants, addend);
-}
-
-void keyswitch_mod_down_ntt(const KeySwitchProduct& product, uint64_t* x, std::size_t x_batch_stride, uint64_t* scratch,
-                            std::size_t scratch_batch_stride, uint64_t* out, std::size_t out_batch_stride,
-                            std::size_t batch, const uint32_t* limb_to_prime, const NttTablesView& ntt,
-                            const BasisConversionView& conv, const uint64_t* constants, BatchedOperand addend) {
-  const char* where = "cpu::keyswitch_mod_down_ntt";
-  check_mod_down_ntt(where, x, x_batch_stride, scratch, scratch_batch_stride, out, out_batch_stride, batch,
-                     limb_to_prime, ntt, conv, constants, addend);
-  const std::size_t limbs = std::size_t{conv.num_dst} + conv.num_src;
-  check_keyswitch_product(where, product, batch, limbs, limb_to_prime, ntt.log_n, x, x_batch_stride, out,
-                          span_words(batch, out_batch_stride, conv.num_dst, ntt.log_n));
-  keyswitch_inner_product(product.digits, product.num_digits, limbs, product.keys, limb_to_prime, product.moduli,
-                          product.num_primes, ntt.log_n, product.galois_elt, false, x);
-  mod_down_ntt(x, x_batch_stride, scratch, scratch_batch_stride, out, out_batch_stride, batch, limb_to_prime, ntt,
-               conv, constants, addend);
 }
 
 }  // namespace fhelium::cpu

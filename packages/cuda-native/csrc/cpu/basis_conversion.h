@@ -19,7 +19,6 @@
 #include <cstdint>
 
 #include "common/basis_conversion_tables.h"
-#include "common/keyswitch_product.h"
 #include "common/modarith_operand.h"
 #include "common/ntt_tables.h"
 
@@ -85,14 +84,5 @@ void mod_down_ntt(const uint64_t* x, std::size_t x_batch_stride, uint64_t* scrat
                   uint64_t* out, std::size_t out_batch_stride, std::size_t batch, const uint32_t* limb_to_prime,
                   const NttTablesView& ntt, const BasisConversionView& conv, const uint64_t* constants,
                   BatchedOperand addend);
-
-// mod_down_ntt of the key-switching inner product `product` (common/keyswitch_product.h): the
-// product written to x by keyswitch_inner_product, then mod_down_ntt of x. batch is 2 and x
-// contiguous ([2][q + p][N]), overwritten. (On CUDA the same call computes x where ModDown reads
-// it instead.) Also throws Error(Argument) for a bad product, or digits and keys overlapping out.
-void keyswitch_mod_down_ntt(const KeySwitchProduct& product, uint64_t* x, std::size_t x_batch_stride, uint64_t* scratch,
-                            std::size_t scratch_batch_stride, uint64_t* out, std::size_t out_batch_stride,
-                            std::size_t batch, const uint32_t* limb_to_prime, const NttTablesView& ntt,
-                            const BasisConversionView& conv, const uint64_t* constants, BatchedOperand addend);
 
 }  // namespace fhelium::cpu

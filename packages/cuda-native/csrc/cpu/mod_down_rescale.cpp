@@ -1,9 +1,7 @@
 #include "cpu/mod_down_rescale.h"
 
 #include "common/mod_down_rescale_checks.h"
-#include "common/keyswitch_product.h"
 #include "cpu/basis_conversion.h"
-#include "cpu/keyswitch.h"
 #include "cpu/rescale.h"
 
 namespace fhelium::cpu {
@@ -21,23 +19,6 @@ void mod_down_rescale_ntt(const uint64_t* x, std::size_t x_batch_stride, uint64_
                ntt, conv, constants, addend);
   rescale_ntt(r.moved_down, r.moved_down_stride, r.inner, r.inner_stride, out, out_batch_stride, batch, limb_to_prime,
               ntt, t);
-}
-
-void keyswitch_mod_down_rescale_ntt(const KeySwitchProduct& product, uint64_t* x, std::size_t x_batch_stride,
-                                    uint64_t* scratch, std::size_t scratch_batch_stride, uint64_t* out,
-                                    std::size_t out_batch_stride, std::size_t batch, const uint32_t* limb_to_prime,
-                                    const NttTablesView& ntt, const BasisConversionView& conv,
-                                    const uint64_t* constants, BatchedOperand addend, const RescaleView& t) {
-  const char* where = "cpu::keyswitch_mod_down_rescale_ntt";
-  check_mod_down_rescale_ntt(where, x, x_batch_stride, scratch, scratch_batch_stride, out, out_batch_stride, batch,
-                             limb_to_prime, ntt, conv, constants, addend, t);
-  const std::size_t limbs = std::size_t{conv.num_dst} + conv.num_src;
-  check_keyswitch_product(where, product, batch, limbs, limb_to_prime, ntt.log_n, x, x_batch_stride, out,
-                          span_words(batch, out_batch_stride, conv.num_dst - 1, ntt.log_n));
-  keyswitch_inner_product(product.digits, product.num_digits, limbs, product.keys, limb_to_prime, product.moduli,
-                          product.num_primes, ntt.log_n, product.galois_elt, false, x);
-  mod_down_rescale_ntt(x, x_batch_stride, scratch, scratch_batch_stride, out, out_batch_stride, batch, limb_to_prime,
-                       ntt, conv, constants, addend, t);
 }
 
 }  // namespace fhelium::cpu

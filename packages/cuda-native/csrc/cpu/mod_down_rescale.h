@@ -6,7 +6,6 @@
 #include <cstdint>
 
 #include "common/basis_conversion_tables.h"
-#include "common/keyswitch_product.h"
 #include "common/modarith_operand.h"
 #include "common/ntt_tables.h"
 #include "common/rescale_tables.h"
@@ -25,14 +24,5 @@ void mod_down_rescale_ntt(const uint64_t* x, std::size_t x_batch_stride, uint64_
                           std::size_t batch, const uint32_t* limb_to_prime, const NttTablesView& ntt,
                           const BasisConversionView& conv, const uint64_t* constants, BatchedOperand addend,
                           const RescaleView& t);
-
-// mod_down_rescale_ntt of the key-switching inner product `product` (common/keyswitch_product.h),
-// as keyswitch_mod_down_ntt (basis_conversion.h) is mod_down_ntt's: the product written to x
-// (batch 2, contiguous, overwritten), then mod_down_rescale_ntt of x.
-void keyswitch_mod_down_rescale_ntt(const KeySwitchProduct& product, uint64_t* x, std::size_t x_batch_stride,
-                                    uint64_t* scratch, std::size_t scratch_batch_stride, uint64_t* out,
-                                    std::size_t out_batch_stride, std::size_t batch, const uint32_t* limb_to_prime,
-                                    const NttTablesView& ntt, const BasisConversionView& conv,
-                                    const uint64_t* constants, BatchedOperand addend, const RescaleView& t);
 
 }  // namespace fhelium::cpu

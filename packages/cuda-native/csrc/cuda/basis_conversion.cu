@@ -12,11 +12,8 @@
 
 #include "common/basis_conversion_checks.h"
 #include "common/basis_conversion_core.h"
-#include "common/keyswitch_product.h"
 #include "cuda/dependent_launch.h"
-#include "cuda/keyswitch.h"
 #include "cuda/launch_check.h"
-#include "cuda/mod_down_source.h"
 #include "cuda/ntt.h"
 #include "cuda/ntt_kernels.h"
 #include "cuda/sub_scale.h"
@@ -231,13 +228,13 @@ struct OneLimbModDownLoad {
 };
 
 // mod_down_ntt's epilogue of the forward chunk phase: mod_down_finish of element i of limb `limb`,
-// out = (x - conv) * P^{-1} (+ addend) mod q_limb, conv being the transform's value, x read
-// through `X` (mod_down_source.h).
-template <typename X>
+// out = (x - conv) * P^{-1} (+ addend) mod q_limb, conv being the transform's value.
 struct ModDownFinishStore {
-  X x;
+  const uint64_t* x;
+  std::size_t x_stride;
   const uint64_t* constants;  // [q][3]
   BatchedOperand addend;
+  uint32_t log_n;
 
   // `addend`: the addend's element, or 0 where the addend has no row for this batch element.
   struct Operands {
@@ -245,8 +242,8 @@ struct ModDownFinishStore {
     uint64_t addend;
   };
   __device__ __forceinline__ Operands fetch(uint32_t b, uint32_t limb, std::size_t i) const {
-    const uint64_t* row = addend.row(b, limb, int64_t{1} << x.log_n);
-    return {x(b, limb, i), row != nullptr ? row[i] : 0};
+    const uint64_t* row = addend.row(b, limb, int64_t{1} << log_n);
+    return {x[b * x_stride + (static_cast<std::size_t>(limb) << log_n) + i], row != nullptr ? row[i] : 0};
   }
   __device__ __forceinline__ uint64_t operator()(const Operands& in, uint32_t b, uint32_t limb, std::size_t, uint64_t v) const {
     const uint64_t* c = constants + 3 * static_cast<std::size_t>(limb);
@@ -257,55 +254,6 @@ struct ModDownFinishStore {
     return b < addend.count ? add_mod(r, in.addend, q) : r;
   }
 };
-
-// mod_down_ntt with x read through `X` (arguments checked, map made; `x_words` is x's address,
-// `x_stride` its kernel batch stride). With StoredX the inverse transform of x's P limbs reads
-// them as they are (PlainLoad, its asynchronous copy), at any log_n; any other X needs
-// log_n >= 13, where the inverse's chunk phase reads x through XLoad.
-template <typename X>
-void run_mod_down(const char* where, DeviceStream ds, const X& x, std::size_t x_stride, uint64_t* scratch,
-                  std::size_t scratch_batch_stride, uint64_t* out, std::size_t out_batch_stride, std::size_t batch,
-                  const LimbMap& map, const NttTablesView& ntt, const BasisConversionView& conv,
-                  const uint64_t* constants, BatchedOperand addend, const uint64_t* x_words) {
-  const uint32_t q = conv.num_dst;
-  const uint32_t p = conv.num_src;
-  const uint32_t log_n = ntt.log_n;
-  const std::size_t n = std::size_t{1} << log_n;
-  const auto stream = static_cast<cudaStream_t>(ds.stream);
-  const auto polys = static_cast<uint32_t>(batch);
-  const ModDownFinishStore<X> finish{x, constants, addend};
-  if (p != 1) {
-    // The inverse of the P limbs, their conversion into out, and out's forward transform in place,
-    // whose chunk phase finishes the division as it stores (ModDownFinishStore): no separate
-    // mod_down_finish pass reading the transformed conversion back and writing out again.
-    require_aligned_twiddles(where, ntt.forward);
-    const std::size_t scratch_stride = kernel_batch_stride(batch, scratch_batch_stride, p * n);
-    if constexpr (std::is_same_v<X, StoredX>) {
-      ntt_inverse(ds, x_words + q * n, x_stride, scratch, scratch_stride, batch, p, map.prime + q, ntt);
-    } else {
-      // Two phases only (log_n >= 13, the caller's precondition): the chunk phase forms its input.
-      require_aligned_twiddles(where, ntt.inverse);
-      NttLaunch inverse = make_ntt_launch(ntt, false, x_words + q * n, x_stride, scratch, scratch_stride, p, map.prime + q);
-      dispatch_chunks<false>(chunk_log(log_n), false, inverse, p * polys, ds.device, stream, PlainStore{},
-                             XLoad<X>{x, q});
-      check_launch(where);
-      inverse.src = scratch;
-      inverse.src_batch_stride = scratch_stride;
-      dispatch_columns<false>(column_log(log_n), inverse, p * polys, ds.device, stream);
-      check_launch(where);
-    }
-    basis_convert(scratch, scratch_stride, out, out_batch_stride, batch, log_n, conv, stream);
-    const std::size_t out_stride = kernel_batch_stride(batch, out_batch_stride, q * n);
-    run_forward(where, make_ntt_launch(ntt, true, out, out_stride, out, out_stride, q, map.prime), polys * q,
-                ds.device, stream, finish);
-    return;
-  }
-  const LimbExtension e = last_limb_extension(where, ntt, x_words, x_stride, scratch, scratch_batch_stride, out,
-                                              out_batch_stride, batch, q, map);
-  run_limb_extension(where, ds, ntt, e, OneLimbModDownLoad{scratch, e.scratch_stride, conv.dst_moduli}, finish,
-                     [&] { basis_convert(scratch, e.scratch_stride, out, e.out_stride, batch, log_n, conv, stream); },
-                     inverse_load(x, q));
-}
 
 }  // namespace
 
@@ -410,36 +358,28 @@ void mod_down_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride
   const uint32_t p = conv.num_src;
   require_grid_y(where, batch * (q + p));
   const uint32_t log_n = ntt.log_n;
-  const std::size_t x_stride = kernel_batch_stride(batch, x_batch_stride, (q + p) << log_n);
-  run_mod_down(where, ds, StoredX{x, x_stride, log_n}, x_stride, scratch, scratch_batch_stride, out, out_batch_stride,
-               batch, map, ntt, conv, constants, addend, x);
-}
-
-void keyswitch_mod_down_ntt(DeviceStream ds, const KeySwitchProduct& product, uint64_t* x, std::size_t x_batch_stride,
-                            uint64_t* scratch, std::size_t scratch_batch_stride, uint64_t* out,
-                            std::size_t out_batch_stride, std::size_t batch, const uint32_t* limb_to_prime,
-                            const NttTablesView& ntt, const BasisConversionView& conv, const uint64_t* constants,
-                            BatchedOperand addend) {
-  const char* where = "cuda::keyswitch_mod_down_ntt";
-  const LimbMap map = check_mod_down_ntt(where, x, x_batch_stride, scratch, scratch_batch_stride, out, out_batch_stride,
-                                         batch, limb_to_prime, ntt, conv, constants, addend);
-  const uint32_t q = conv.num_dst;
-  const uint32_t p = conv.num_src;
-  const uint32_t log_n = ntt.log_n;
-  check_keyswitch_product(where, product, batch, q + p, limb_to_prime, log_n, x, x_batch_stride, out,
-                          span_words(batch, out_batch_stride, q, log_n));
-  require_grid_y(where, batch * (q + p));
-  if (log_n <= 12) {
-    // The single-kernel transforms take no load: the product is written to x first.
-    keyswitch_inner_product(product.digits, product.num_digits, q + p, product.keys, limb_to_prime, product.moduli,
-                            product.num_primes, log_n, product.galois_elt, false, x,
-                            static_cast<cudaStream_t>(ds.stream));
-    mod_down_ntt(ds, x, x_batch_stride, scratch, scratch_batch_stride, out, out_batch_stride, batch, limb_to_prime,
-                 ntt, conv, constants, addend);
+  const std::size_t n = std::size_t{1} << log_n;
+  const auto stream = static_cast<cudaStream_t>(ds.stream);
+  if (p != 1) {
+    // The inverse of the P limbs, their conversion into out, and out's forward transform in place,
+    // whose chunk phase finishes the division as it stores (ModDownFinishStore): no separate
+    // mod_down_finish pass reading the transformed conversion back and writing out again.
+    require_aligned_twiddles(where, ntt.forward);
+    ntt_inverse(ds, x + q * n, x_batch_stride, scratch, scratch_batch_stride, batch, p, map.prime + q, ntt);
+    basis_convert(scratch, scratch_batch_stride, out, out_batch_stride, batch, log_n, conv, stream);
+    const std::size_t x_stride = kernel_batch_stride(batch, x_batch_stride, (q + p) * n);
+    const std::size_t out_stride = kernel_batch_stride(batch, out_batch_stride, q * n);
+    run_forward(where, make_ntt_launch(ntt, true, out, out_stride, out, out_stride, q, map.prime),
+                static_cast<uint32_t>(batch) * q, ds.device, stream,
+                ModDownFinishStore{x, x_stride, constants, addend, log_n});
     return;
   }
-  run_mod_down(where, ds, keyswitch_product_x(product, q + p, map, log_n), x_batch_stride, scratch,
-               scratch_batch_stride, out, out_batch_stride, batch, map, ntt, conv, constants, addend, x);
+  const LimbExtension e = last_limb_extension(where, ntt, x, x_batch_stride, scratch, scratch_batch_stride, out,
+                                              out_batch_stride, batch, q, map);
+  run_limb_extension(where, ds, ntt, e, OneLimbModDownLoad{scratch, e.scratch_stride, conv.dst_moduli},
+                     ModDownFinishStore{x, e.src_stride, constants, addend, log_n}, [&] {
+                       basis_convert(scratch, e.scratch_stride, out, e.out_stride, batch, log_n, conv, stream);
+                     });
 }
 
 }  // namespace fhelium::cuda

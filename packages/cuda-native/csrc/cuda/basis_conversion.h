@@ -9,7 +9,6 @@
 #include <cstdint>
 
 #include "common/basis_conversion_tables.h"
-#include "common/keyswitch_product.h"
 #include "common/modarith_operand.h"
 #include "common/cuda_stream.h"
 #include "common/device_stream.h"
@@ -61,18 +60,5 @@ void mod_down_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride
                   std::size_t scratch_batch_stride, uint64_t* out, std::size_t out_batch_stride, std::size_t batch,
                   const uint32_t* limb_to_prime, const NttTablesView& ntt, const BasisConversionView& conv,
                   const uint64_t* constants, BatchedOperand addend);
-
-// mod_down_ntt of the key-switching inner product `product` (common/keyswitch_product.h): the
-// words of keyswitch_inner_product into x followed by mod_down_ntt of x, bit for bit. batch is 2
-// and x contiguous ([2][q + p][N]). From log_n >= 13 on, ModDown's kernels compute each word of
-// x where they read it (mod_down_source.h): x is not touched, and the inner product's kernel and
-// its pass over memory are saved. Up to log_n = 12 the two calls run, the product written to x.
-// Also throws Error(Argument) for a bad product (keyswitch_inner_product's checks) or digits and
-// keys that overlap out.
-void keyswitch_mod_down_ntt(DeviceStream ds, const KeySwitchProduct& product, uint64_t* x, std::size_t x_batch_stride,
-                            uint64_t* scratch, std::size_t scratch_batch_stride, uint64_t* out,
-                            std::size_t out_batch_stride, std::size_t batch, const uint32_t* limb_to_prime,
-                            const NttTablesView& ntt, const BasisConversionView& conv, const uint64_t* constants,
-                            BatchedOperand addend);
 
 }  // namespace fhelium::cuda

@@ -4,36 +4,31 @@
 #include <cuda_runtime.h>
 
 #include "common/basis_conversion_core.h"
-#include "common/keyswitch_product.h"
 #include "common/mod_down_rescale_checks.h"
 #include "common/rescale_core.h"
 #include "cuda/basis_conversion.h"
-#include "cuda/keyswitch.h"
 #include "cuda/launch_check.h"
-#include "cuda/mod_down_source.h"
 #include "cuda/ntt_kernels.h"
 #include "cuda/rescale.h"
 
 namespace fhelium::cuda {
 namespace {
 
-// The inverse chunk phase's load over the limbs [x_l, x_P] of a batch element (launch limb 0, then
-// 1 to p), x read through `X` (mod_down_source.h): x_l * P^{-1} + a_l mod q_l for limb 0, x_P as
-// it is for the others.
-template <typename X>
+// The inverse chunk phase's load over the two limbs [x_l, x_P] of a batch element (launch limb 0
+// and 1): x_l * P^{-1} + a_l mod q_l for limb 0, x_P as it is for limb 1.
 struct ScaledLastLimbLoad {
-  X x;
   const uint64_t* constants;  // [q][3]: q_i, [P^{-1}]_{q_i}, shoup
   BatchedOperand addend;
   uint32_t last;  // l
+  uint32_t log_n;
 
-  __device__ __forceinline__ uint64_t operator()(const uint64_t*, uint32_t b, uint32_t limb, uint32_t j) const {
-    const uint64_t v = x(b, last + limb, j);
+  __device__ __forceinline__ uint64_t operator()(const uint64_t* src, uint32_t b, uint32_t limb, uint32_t j) const {
+    const uint64_t v = src[j];
     if (limb != 0) return v;
     const uint64_t* c = constants + 3 * static_cast<std::size_t>(last);
     const uint64_t q = __ldg(c);
     const uint64_t scaled = mul_mod_shoup(v, __ldg(c + 1), __ldg(c + 2), q);
-    const uint64_t* row = addend.row(b, last, int64_t{1} << x.log_n);
+    const uint64_t* row = addend.row(b, last, int64_t{1} << log_n);
     return row != nullptr ? add_mod(scaled, row[j], q) : scaled;
   }
 };
@@ -91,21 +86,22 @@ struct ModDownRescaleConvertedLoad {
 };
 
 // The forward chunk phase's epilogue for output limb i: (x_i * P^{-1} + a_i - v) * q_l^{-1} mod q_i,
-// v being the transform's value (see PlainStore for the fetch/combine split), x read through `X`.
-template <typename X>
+// v being the transform's value (see PlainStore for the fetch/combine split).
 struct ModDownRescaleFinishStore {
-  X x;
+  const uint64_t* x;
+  std::size_t x_stride;
   const uint64_t* constants;  // [q][3]: P^{-1}
   const uint64_t* finish;     // RescaleView::finish, [l][3]: q_l^{-1}
   BatchedOperand addend;
+  uint32_t log_n;
 
   struct Operands {
     uint64_t x;
     uint64_t addend;  // 0 where the addend has no row for this batch element
   };
   __device__ __forceinline__ Operands fetch(uint32_t b, uint32_t limb, std::size_t i) const {
-    const uint64_t* row = addend.row(b, limb, int64_t{1} << x.log_n);
-    return {x(b, limb, i), row != nullptr ? row[i] : 0};
+    const uint64_t* row = addend.row(b, limb, int64_t{1} << log_n);
+    return {x[b * x_stride + (static_cast<std::size_t>(limb) << log_n) + i], row != nullptr ? row[i] : 0};
   }
   __device__ __forceinline__ uint64_t operator()(const Operands& in, uint32_t b, uint32_t limb, std::size_t,
                                                  uint64_t v) const {
@@ -118,23 +114,36 @@ struct ModDownRescaleFinishStore {
   }
 };
 
-// mod_down_rescale_ntt from log_n >= 13 on, x read through `X` (arguments checked, map made;
-// `x_words` is x's address, `x_stride` its kernel batch stride).
-template <typename X>
-void run_mod_down_rescale(const char* where, DeviceStream ds, const X& x, const uint64_t* x_words, std::size_t x_stride,
-                          uint64_t* scratch, uint64_t* out, std::size_t out_batch_stride, std::size_t batch,
-                          const LimbMap& map, const NttTablesView& ntt, const BasisConversionView& conv,
-                          const uint64_t* constants, BatchedOperand addend, const RescaleView& t) {
+}  // namespace
+
+void mod_down_rescale_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride, uint64_t* scratch,
+                          std::size_t scratch_batch_stride, uint64_t* out, std::size_t out_batch_stride,
+                          std::size_t batch, const uint32_t* limb_to_prime, const NttTablesView& ntt,
+                          const BasisConversionView& conv, const uint64_t* constants, BatchedOperand addend,
+                          const RescaleView& t) {
+  const char* where = "cuda::mod_down_rescale_ntt";
+  const LimbMap map = check_mod_down_rescale_ntt(where, x, x_batch_stride, scratch, scratch_batch_stride, out,
+                                                 out_batch_stride, batch, limb_to_prime, ntt, conv, constants, addend, t);
   const uint32_t q = conv.num_dst;
   const uint32_t p = conv.num_src;
   const uint32_t l = q - 1;
   const uint32_t log_n = ntt.log_n;
   const std::size_t n = std::size_t{1} << log_n;
+  if (log_n <= 12) {
+    // As cpu::mod_down_rescale_ntt.
+    const ModDownRescaleScratch r = split_mod_down_rescale_scratch(scratch, batch, conv, log_n);
+    mod_down_ntt(ds, x, x_batch_stride, r.inner, r.inner_stride, r.moved_down, r.moved_down_stride, batch,
+                 limb_to_prime, ntt, conv, constants, addend);
+    rescale_ntt(ds, r.moved_down, r.moved_down_stride, r.inner, r.inner_stride, out, out_batch_stride, batch,
+                limb_to_prime, ntt, t);
+    return;
+  }
   require_grid_y(where, batch * l);
   require_grid_y(where, batch * (p + 1));
   require_aligned_twiddles(where, ntt.forward);
   require_aligned_twiddles(where, ntt.inverse);
   const auto stream = static_cast<cudaStream_t>(ds.stream);
+  const std::size_t x_stride = kernel_batch_stride(batch, x_batch_stride, (q + p) * n);
   // Scratch (q + p limbs per batch element, checked): z = [batch][p + 1][N], then, with several P
   // limbs, c_l = [batch][N]: (p + 2) limbs per batch element, q >= 2.
   const std::size_t z_stride = (p + 1) * n;
@@ -144,9 +153,9 @@ void run_mod_down_rescale(const char* where, DeviceStream ds, const X& x, const 
 
   // The inverse of [x_l * P^{-1} + a_l, x_P] per batch element into z, two phases: x's limbs l
   // to l + p are the last of Q_l and then P, contiguous.
-  NttLaunch inverse = make_ntt_launch(ntt, false, x_words + l * n, x_stride, scratch, z_stride, p + 1, map.prime + l);
+  NttLaunch inverse = make_ntt_launch(ntt, false, x + l * n, x_stride, scratch, z_stride, p + 1, map.prime + l);
   dispatch_chunks<false>(chunk_log(log_n), false, inverse, (p + 1) * polys, ds.device, stream, PlainStore{},
-                         ScaledLastLimbLoad<X>{x, constants, addend, l});
+                         ScaledLastLimbLoad{constants, addend, l, log_n});
   check_launch(where);
   inverse.src = scratch;
   inverse.src_batch_stride = z_stride;
@@ -154,7 +163,7 @@ void run_mod_down_rescale(const char* where, DeviceStream ds, const X& x, const 
   check_launch(where);
   // The forward transform of the l output limbs: formed as it loads, finished as it stores.
   const NttLaunch forward = make_ntt_launch(ntt, true, out, out_stride, out, out_stride, l, map.prime);
-  const ModDownRescaleFinishStore<X> finish{x, constants, t.finish, addend};
+  const ModDownRescaleFinishStore finish{x, x_stride, constants, t.finish, addend, log_n};
   if (p == 1) {
     run_forward(where, forward, polys * l, ds.device, stream, finish,
                 ModDownRescaleLoad{scratch, z_stride, conv.dst_moduli, constants, t, log_n});
@@ -172,60 +181,6 @@ void run_mod_down_rescale(const char* where, DeviceStream ds, const X& x, const 
   basis_convert(scratch + n, z_stride, c_last, n, batch, log_n, last, stream);
   run_forward(where, forward, polys * l, ds.device, stream, finish,
               ModDownRescaleConvertedLoad{scratch, z_stride, c_last, constants, t, log_n});
-}
-
-}  // namespace
-
-void mod_down_rescale_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride, uint64_t* scratch,
-                          std::size_t scratch_batch_stride, uint64_t* out, std::size_t out_batch_stride,
-                          std::size_t batch, const uint32_t* limb_to_prime, const NttTablesView& ntt,
-                          const BasisConversionView& conv, const uint64_t* constants, BatchedOperand addend,
-                          const RescaleView& t) {
-  const char* where = "cuda::mod_down_rescale_ntt";
-  const LimbMap map = check_mod_down_rescale_ntt(where, x, x_batch_stride, scratch, scratch_batch_stride, out,
-                                                 out_batch_stride, batch, limb_to_prime, ntt, conv, constants, addend, t);
-  const uint32_t q = conv.num_dst;
-  const uint32_t p = conv.num_src;
-  const uint32_t log_n = ntt.log_n;
-  if (log_n <= 12) {
-    // As cpu::mod_down_rescale_ntt.
-    const ModDownRescaleScratch r = split_mod_down_rescale_scratch(scratch, batch, conv, log_n);
-    mod_down_ntt(ds, x, x_batch_stride, r.inner, r.inner_stride, r.moved_down, r.moved_down_stride, batch,
-                 limb_to_prime, ntt, conv, constants, addend);
-    rescale_ntt(ds, r.moved_down, r.moved_down_stride, r.inner, r.inner_stride, out, out_batch_stride, batch,
-                limb_to_prime, ntt, t);
-    return;
-  }
-  const std::size_t x_stride = kernel_batch_stride(batch, x_batch_stride, (q + p) << log_n);
-  run_mod_down_rescale(where, ds, StoredX{x, x_stride, log_n}, x, x_stride, scratch, out, out_batch_stride, batch,
-                       map, ntt, conv, constants, addend, t);
-}
-
-void keyswitch_mod_down_rescale_ntt(DeviceStream ds, const KeySwitchProduct& product, uint64_t* x,
-                                    std::size_t x_batch_stride, uint64_t* scratch, std::size_t scratch_batch_stride,
-                                    uint64_t* out, std::size_t out_batch_stride, std::size_t batch,
-                                    const uint32_t* limb_to_prime, const NttTablesView& ntt,
-                                    const BasisConversionView& conv, const uint64_t* constants,
-                                    BatchedOperand addend, const RescaleView& t) {
-  const char* where = "cuda::keyswitch_mod_down_rescale_ntt";
-  const LimbMap map = check_mod_down_rescale_ntt(where, x, x_batch_stride, scratch, scratch_batch_stride, out,
-                                                 out_batch_stride, batch, limb_to_prime, ntt, conv, constants, addend, t);
-  const uint32_t q = conv.num_dst;
-  const uint32_t p = conv.num_src;
-  const uint32_t log_n = ntt.log_n;
-  check_keyswitch_product(where, product, batch, q + p, limb_to_prime, log_n, x, x_batch_stride, out,
-                          span_words(batch, out_batch_stride, q - 1, log_n));
-  if (log_n <= 12) {
-    // The product written to x, then mod_down_rescale_ntt of it.
-    keyswitch_inner_product(product.digits, product.num_digits, q + p, product.keys, limb_to_prime, product.moduli,
-                            product.num_primes, log_n, product.galois_elt, false, x,
-                            static_cast<cudaStream_t>(ds.stream));
-    mod_down_rescale_ntt(ds, x, x_batch_stride, scratch, scratch_batch_stride, out, out_batch_stride, batch,
-                         limb_to_prime, ntt, conv, constants, addend, t);
-    return;
-  }
-  run_mod_down_rescale(where, ds, keyswitch_product_x(product, q + p, map, log_n), x, x_batch_stride, scratch, out,
-                       out_batch_stride, batch, map, ntt, conv, constants, addend, t);
 }
 
 }  // namespace fhelium::cuda

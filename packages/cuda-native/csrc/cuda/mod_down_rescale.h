@@ -26,7 +26,6 @@
 
 #include "common/basis_conversion_tables.h"
 #include "common/device_stream.h"
-#include "common/keyswitch_product.h"
 #include "common/modarith_operand.h"
 #include "common/ntt_tables.h"
 #include "common/rescale_tables.h"
@@ -38,16 +37,5 @@ void mod_down_rescale_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batc
                           std::size_t batch, const uint32_t* limb_to_prime, const NttTablesView& ntt,
                           const BasisConversionView& conv, const uint64_t* constants, BatchedOperand addend,
                           const RescaleView& t);
-
-// mod_down_rescale_ntt of the key-switching inner product `product` (common/keyswitch_product.h),
-// as keyswitch_mod_down_ntt is mod_down_ntt's (basis_conversion.h): bit for bit the words of
-// keyswitch_inner_product into x followed by mod_down_rescale_ntt of x; from log_n >= 13 on, x is
-// computed where it is read and never touched, and the inner product's kernel is saved.
-void keyswitch_mod_down_rescale_ntt(DeviceStream ds, const KeySwitchProduct& product, uint64_t* x,
-                                    std::size_t x_batch_stride, uint64_t* scratch, std::size_t scratch_batch_stride,
-                                    uint64_t* out, std::size_t out_batch_stride, std::size_t batch,
-                                    const uint32_t* limb_to_prime, const NttTablesView& ntt,
-                                    const BasisConversionView& conv, const uint64_t* constants,
-                                    BatchedOperand addend, const RescaleView& t);
 
 }  // namespace fhelium::cuda

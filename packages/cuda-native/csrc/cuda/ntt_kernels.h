@@ -603,20 +603,17 @@ inline LimbExtension last_limb_extension(const char* where, const NttTablesView&
 // - log_n <= 12 (three kernels): after the single-kernel inverse, `coefficient_step()` enqueues
 //   the kernel that writes out's input in coefficient form from scratch; the single-kernel forward
 //   stores through `finish`.
-// The inverse's chunk phase reads the source limbs through `inverse_load` (PlainLoad: as they are).
 // Arguments checked by the caller. Throws Error(Cuda) when a launch fails.
-template <typename ForwardLoad, typename Finish, typename CoefficientStep, typename InverseLoad = PlainLoad>
+template <typename ForwardLoad, typename Finish, typename CoefficientStep>
 void run_limb_extension(const char* where, DeviceStream ds, const NttTablesView& ntt, const LimbExtension& e,
-                        const ForwardLoad& forward_load, const Finish& finish, CoefficientStep coefficient_step,
-                        const InverseLoad& inverse_load = {}) {
+                        const ForwardLoad& forward_load, const Finish& finish, CoefficientStep coefficient_step) {
   const uint32_t log_n = ntt.log_n;
   const bool single = log_n <= 12;
   const auto stream = static_cast<cudaStream_t>(ds.stream);
   const uint32_t chunk_bits = single ? log_n : chunk_log(log_n);
   const NttLaunch inverse =
       make_ntt_launch(ntt, false, e.src, e.src_stride, e.scratch, e.scratch_stride, e.src_limbs, e.src_primes);
-  dispatch_chunks<false>(chunk_bits, single, inverse, e.batch * e.src_limbs, ds.device, stream, PlainStore{},
-                         inverse_load);
+  dispatch_chunks<false>(chunk_bits, single, inverse, e.batch * e.src_limbs, ds.device, stream);
   check_launch(where);
   const NttLaunch forward =
       make_ntt_launch(ntt, true, e.out, e.out_stride, e.out, e.out_stride, e.dst_limbs, e.dst_primes);
