@@ -2,6 +2,13 @@
 // output components' 128-bit accumulators; every load and store is coalesced across the warp
 // (with an automorphism, the 32 positions a warp reads are a permutation of one aligned block of
 // 32: the NTT-domain permutation maps aligned blocks of 2^b positions onto aligned blocks).
+//
+// The product has a kernel of its own on purpose. Computing each word of it inside ModDown's
+// kernels, where they read it (commit 717a2d0, reverted), saved this kernel and a pass over its
+// output but was slower at every preset on the H200: the n14-l7 one pass 64.1 against 55.5 us,
+// n16-l23 554 against 465 us (reports/gpu/2026-12-04T1812-*). This sum is memory-bound; the
+// transforms' loads and stores run it one component per block, eight words per thread, in grids
+// of a fraction of a wave, and lose the memory parallelism that this kernel's shape has.
 #include "cuda/keyswitch.h"
 
 #include <cuda_runtime.h>
