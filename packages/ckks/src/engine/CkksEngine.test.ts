@@ -263,7 +263,21 @@ describe('benchmark set n14-l7 (CPU)', () => {
     const y = randomValues(n, 6);
     const cx = engine.encrypt(engine.encode(x), keys.publicKey);
     const cy = engine.encrypt(engine.encode(y), keys.publicKey);
-    const prod = engine.rescale(engine.multiplyRelinearize(cx, cy, keys.relinearizationKey));
+    const relinearized = engine.multiplyRelinearize(cx, cy, keys.relinearizationKey);
+    // multiplyRelinearize forms the product inside the key switch's first transform: the same
+    // ciphertext, bit for bit, as the two calls.
+    const product = engine.multiply(cx, cy);
+    const twoCalls = engine.relinearize(product, keys.relinearizationKey);
+    expect([relinearized.level, relinearized.scale, relinearized.components, relinearized.keyId]).toEqual([
+      twoCalls.level,
+      twoCalls.scale,
+      twoCalls.components,
+      twoCalls.keyId,
+    ]);
+    expect(relinearized.data.toArray()).toEqual(twoCalls.data.toArray());
+    product.dispose();
+    twoCalls.dispose();
+    const prod = engine.rescale(relinearized);
     expect(maxError(engine.decode(engine.decrypt(prod, keys.secretKey)), (i) => x[i]! * y[i]!)).toBeLessThan(1e-6);
     expect(engine.multiplyRelinearizeRescale(cx, cy, keys.relinearizationKey).data.toArray()).toEqual(prod.data.toArray());
     const rot = engine.rotate(prod, 1, keys.rotationKeys);

@@ -588,14 +588,14 @@ export class CkksEngine {
     }
   }
 
-  /** multiply followed by relinearize. */
+  /**
+   * multiply followed by relinearize: the same ciphertext, bit for bit, as the two calls (level l,
+   * scale a.scale·b.scale). The tensor product is formed by the inverse transform that starts the
+   * key switch (`tensorProductInverseNtt` of `@fhelium/cuda-native`), as in
+   * {@link CkksEngine.multiplyRelinearizeRescale}: one kernel and one pass over the product fewer.
+   */
   multiplyRelinearize(a: Ciphertext, b: Ciphertext, relinearizationKey: RelinearizationKey): Ciphertext {
-    const product = this.multiply(a, b);
-    try {
-      return this.relinearize(product, relinearizationKey);
-    } finally {
-      product.dispose();
-    }
+    return this.multiplyRelinearizeMaybeRescale('multiplyRelinearize', a, b, relinearizationKey, false);
   }
 
   /**
@@ -607,11 +607,20 @@ export class CkksEngine {
    * @throws {CkksLevelMismatchError} at level 0.
    */
   multiplyRelinearizeRescale(a: Ciphertext, b: Ciphertext, relinearizationKey: RelinearizationKey): Ciphertext {
-    const op = 'multiplyRelinearizeRescale';
+    return this.multiplyRelinearizeMaybeRescale('multiplyRelinearizeRescale', a, b, relinearizationKey, true);
+  }
+
+  private multiplyRelinearizeMaybeRescale(
+    op: string,
+    a: Ciphertext,
+    b: Ciphertext,
+    relinearizationKey: RelinearizationKey,
+    rescale: boolean,
+  ): Ciphertext {
     this.live(op);
     const scale = this.checkMultiply(op, a, b);
     this.checkRelinearizationKey(op, a, relinearizationKey, 'a');
-    checkRescalable(a, op, 'a');
+    if (rescale) checkRescalable(a, op, 'a');
     const l = a.level;
     const tables = this._tables;
     const { product, coefficients } = tensorProductInverseNtt(a.data, b.data, tables.ntt, { limbToPrime: tables.levels[l]!.qMap });
@@ -620,7 +629,8 @@ export class CkksEngine {
     scope.add(coefficients);
     try {
       const digits = scope.add(modUpDigitsFrom(tables, l, this.parameters.alpha, coefficients, scope.component(product, 2)));
-      const ks = keySwitchDigits(tables, l, digits, relinearizationKey.data, 1, scope.narrow(product, 0, 0, 2), true);
+      const ks = keySwitchDigits(tables, l, digits, relinearizationKey.data, 1, scope.narrow(product, 0, 0, 2), rescale);
+      if (!rescale) return this.wrapLike(a, ks, l, scale, 2);
       return this.wrapLike(a, ks, l - 1, scale / Number(this.parameters.qPrimes[l]!), 2);
     } finally {
       scope.dispose();

@@ -59,7 +59,11 @@ describeCuda('CkksEngine: CPU and CUDA agree bit for bit', () => {
           conjugate: engine.conjugate(x, keys.conjugationKey!),
           decrypted: engine.decrypt(prod, keys.secretKey),
           multiplyRelinearizeRescale: engine.multiplyRelinearizeRescale(x, y, keys.relinearizationKey),
+          relinearizedTwoCalls: engine.relinearize(engine.multiply(x, y), keys.relinearizationKey),
         };
+        // multiplyRelinearize (the product formed inside the key switch's first transform) equals
+        // multiply then relinearize.
+        expect(outs.relinearizedTwoCalls.data.toArray(), `${device}: multiplyRelinearize`).toEqual(prod.data.toArray());
         // The one-pass form (fused kernels on CUDA with one special prime) equals the three calls.
         expect(outs.multiplyRelinearizeRescale.data.toArray(), `${device}: multiplyRelinearizeRescale`).toEqual(rescaled.data.toArray());
         const decoded = engine.decode(outs.decryptedLower);

@@ -42,6 +42,7 @@ describe('engine errors', () => {
     expect(() => engine.multiplyPlain(low, pt)).toThrow(CkksLevelMismatchError);
     expect(() => engine.rescale(engine.dropLevel(a, 0))).toThrow(/rescale: ct is at level 0/);
     expect(() => engine.multiplyRelinearizeRescale(a, low, keys.relinearizationKey)).toThrow(/multiplyRelinearizeRescale: a is at level 3 but b at level 2/);
+    expect(() => engine.multiplyRelinearize(a, low, keys.relinearizationKey)).toThrow(/multiplyRelinearize: a is at level 3 but b at level 2/);
     const last = engine.dropLevel(a, 0);
     expect(() => engine.multiplyRelinearizeRescale(last, last, keys.relinearizationKey)).toThrow(CkksLevelMismatchError);
     expect(() => engine.multiplyRelinearizeRescale(last, last, keys.relinearizationKey)).toThrow(/multiplyRelinearizeRescale: a is at level 0, the last level/);
@@ -78,6 +79,9 @@ describe('engine errors', () => {
       new RegExp(`multiplyRelinearizeRescale: a belongs to key ${keys.secretKey.keyId} but relinearizationKey to key ${other.secretKey.keyId}`),
     );
     expect(() => engine.multiplyRelinearizeRescale(a, b, keys.publicKey as never)).toThrow(/multiplyRelinearizeRescale: relinearizationKey must be a RelinearizationKey, got PublicKey/);
+    expect(() => engine.multiplyRelinearize(a, b, other.relinearizationKey)).toThrow(
+      new RegExp(`multiplyRelinearize: a belongs to key ${keys.secretKey.keyId} but relinearizationKey to key ${other.secretKey.keyId}`),
+    );
     expect(() => engine.rotate(a, 1, other.rotationKeys)).toThrow(/the rotation key for 1 steps/);
     expect(() => engine.conjugate(a, other.conjugationKey!)).toThrow(CkksKeyMismatchError);
     expect(() => engine.encrypt(pt, keys.relinearizationKey as never)).toThrow(/key must be a PublicKey or a SecretKey, got RelinearizationKey/);
