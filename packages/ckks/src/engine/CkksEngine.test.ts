@@ -5,7 +5,7 @@
  * by orders of magnitude by any wrong key, prime or index (errors then are ~1 or larger).
  */
 import { addMod, mulMod, negMod, subMod, Tensor } from '@fhelium/cuda-native';
-import type { Ciphertext } from '@fhelium/ckks-values';
+import { CkksParameters, generatePrimes, type Ciphertext } from '@fhelium/ckks-values';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { CkksEngine, type CkksKeys } from './CkksEngine.js';
@@ -282,5 +282,39 @@ describe('benchmark set n14-l7 (CPU)', () => {
     expect(engine.multiplyRelinearizeRescale(cx, cy, keys.relinearizationKey).data.toArray()).toEqual(prod.data.toArray());
     const rot = engine.rotate(prod, 1, keys.rotationKeys);
     expect(maxError(engine.decode(engine.decrypt(rot, keys.secretKey)), (i) => x[(i + 1) % n]! * y[(i + 1) % n]!)).toBeLessThan(1e-6);
+  });
+});
+
+// From N = 2^16 on, multiplyRelinearize(Rescale) forms the tensor product and the transform that
+// starts the key switch in two calls instead of one (TENSOR_PRODUCT_IN_TRANSFORM_MAX_LOG_N): a
+// small set at logN 16 checks that path against the separate calls, bit for bit.
+describe('multiplyRelinearize and multiplyRelinearizeRescale at N = 2^16 (CPU)', () => {
+  it('equal multiply, relinearize and rescale bit for bit, and decrypt to the product', () => {
+    const logN = 16;
+    const [q0, p0] = generatePrimes({ bits: 60, count: 2, logN });
+    const parameters = new CkksParameters({
+      logN,
+      qPrimes: [q0!, ...generatePrimes({ bits: 40, count: 2, logN })],
+      pPrimes: [p0!],
+      dnum: 3,
+      defaultScale: 2 ** 40,
+    });
+    const engine = CkksEngine.create({ parameters, seed: 'n16-separate-product' });
+    const keys = engine.generateKeys();
+    const n = engine.slots;
+    const x = randomValues(n, 7);
+    const y = randomValues(n, 8);
+    const cx = engine.encrypt(engine.encode(x), keys.publicKey);
+    const cy = engine.encrypt(engine.encode(y), keys.publicKey);
+    const product = engine.multiply(cx, cy);
+    const twoCalls = engine.relinearize(product, keys.relinearizationKey);
+    const relinearized = engine.multiplyRelinearize(cx, cy, keys.relinearizationKey);
+    expect(relinearized.data.toArray()).toEqual(twoCalls.data.toArray());
+    const rescaled = engine.rescale(twoCalls);
+    const onePass = engine.multiplyRelinearizeRescale(cx, cy, keys.relinearizationKey);
+    expect([onePass.level, onePass.scale]).toEqual([rescaled.level, rescaled.scale]);
+    expect(onePass.data.toArray()).toEqual(rescaled.data.toArray());
+    expect(maxError(engine.decode(engine.decrypt(onePass, keys.secretKey)), (i) => x[i]! * y[i]!)).toBeLessThan(1e-5);
+    for (const c of [cx, cy, product, twoCalls, relinearized, rescaled, onePass]) c.dispose();
   });
 });

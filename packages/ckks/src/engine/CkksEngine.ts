@@ -73,6 +73,19 @@ import { Scope } from './scope.js';
 import { EngineTables } from './tables.js';
 import { upload } from './upload.js';
 
+/**
+ * Largest log2(N) at which multiplyRelinearize(Rescale) forms the tensor product inside the key
+ * switch's first inverse transform (`tensorProductInverseNtt`). There the transform of the l + 1
+ * limbs leaves SMs idle, and the product's other components fill them. At N = 2^16 the GPU is full
+ * already and the separate product and transform are faster. As CUDA Graph nodes on the H200, one
+ * lease, fused against separate (reports/gpu/2026-12-04T1844-*):
+ * - multiplyRelinearizeRescale: n14-l7 66.3 vs 67.9 µs, n15-l15 225.6 vs 227.2, n16-l23 464.2 vs
+ *   458.4, n16-l35 1022.9 vs 1016.1;
+ * - multiplyRelinearize + rescale: 77.5 vs 78.7 µs, 248.5 vs 249.9, 516.8 vs 511.3, 1101.7 vs 1095.7.
+ * Measured at each preset's top level. The words are the same either way.
+ */
+const TENSOR_PRODUCT_IN_TRANSFORM_MAX_LOG_N = 15;
+
 /** Options of {@link CkksEngine.create}: exactly one of `preset` and `parameters`. */
 export interface CkksEngineOptions {
   /** A preset name of `@fhelium/ckks-values` (`'n14-l7'`, `'test-n10-l3'`...). */
@@ -590,8 +603,8 @@ export class CkksEngine {
 
   /**
    * multiply followed by relinearize: the same ciphertext, bit for bit, as the two calls (level l,
-   * scale a.scale·b.scale). The tensor product is formed by the inverse transform that starts the
-   * key switch (`tensorProductInverseNtt` of `@fhelium/cuda-native`), as in
+   * scale a.scale·b.scale). Up to N = 2^15 the tensor product is formed by the inverse transform
+   * that starts the key switch (`tensorProductInverseNtt` of `@fhelium/cuda-native`), as in
    * {@link CkksEngine.multiplyRelinearizeRescale}: one kernel and one pass over the product fewer.
    */
   multiplyRelinearize(a: Ciphertext, b: Ciphertext, relinearizationKey: RelinearizationKey): Ciphertext {
@@ -600,10 +613,10 @@ export class CkksEngine {
 
   /**
    * multiply followed by relinearizeRescale: the same ciphertext, bit for bit, as the three calls
-   * (level l − 1, scale a.scale·b.scale / q_l). The tensor product is formed by the inverse
-   * transform that starts the key switch (`tensorProductInverseNtt` of `@fhelium/cuda-native`),
-   * and the key switch's division by P shares its transforms with the rescale: on CUDA at n14-l7,
-   * five kernels fewer than the three calls.
+   * (level l − 1, scale a.scale·b.scale / q_l). Up to N = 2^15 the tensor product is formed by the
+   * inverse transform that starts the key switch (`tensorProductInverseNtt` of
+   * `@fhelium/cuda-native`), and the key switch's division by P shares its transforms with the
+   * rescale: on CUDA at n14-l7, five kernels fewer than the three calls.
    * @throws {CkksLevelMismatchError} at level 0.
    */
   multiplyRelinearizeRescale(a: Ciphertext, b: Ciphertext, relinearizationKey: RelinearizationKey): Ciphertext {
@@ -623,11 +636,21 @@ export class CkksEngine {
     if (rescale) checkRescalable(a, op, 'a');
     const l = a.level;
     const tables = this._tables;
-    const { product, coefficients } = tensorProductInverseNtt(a.data, b.data, tables.ntt, { limbToPrime: tables.levels[l]!.qMap });
+    const lt = tables.levels[l]!;
     const scope = new Scope();
-    scope.add(product);
-    scope.add(coefficients);
     try {
+      // The product and the inverse transform of its last component, which starts the key switch:
+      // in one call where the transform leaves SMs idle for the product to use, else in two.
+      let product: Tensor;
+      let coefficients: Tensor;
+      if (this.parameters.logN <= TENSOR_PRODUCT_IN_TRANSFORM_MAX_LOG_N) {
+        ({ product, coefficients } = tensorProductInverseNtt(a.data, b.data, tables.ntt, { limbToPrime: lt.qMap }));
+        scope.add(product);
+        scope.add(coefficients);
+      } else {
+        product = scope.add(tensorProductMod(a.data, b.data, lt.moduliQ));
+        coefficients = scope.add(nttInverse(scope.component(product, 2), tables.ntt, { limbToPrime: lt.qMap }));
+      }
       const digits = scope.add(modUpDigitsFrom(tables, l, this.parameters.alpha, coefficients, scope.component(product, 2)));
       const ks = keySwitchDigits(tables, l, digits, relinearizationKey.data, 1, scope.narrow(product, 0, 0, 2), rescale);
       if (!rescale) return this.wrapLike(a, ks, l, scale, 2);
