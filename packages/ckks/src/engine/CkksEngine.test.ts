@@ -285,18 +285,28 @@ describe('benchmark set n14-l7 (CPU)', () => {
   });
 });
 
-// From N = 2^16 on, multiplyRelinearize(Rescale) forms the tensor product and the transform that
-// starts the key switch in two calls instead of one (TENSOR_PRODUCT_IN_TRANSFORM_MAX_LOG_N): a
-// small set at logN 16 checks that path against the separate calls, bit for bit.
-describe('multiplyRelinearize and multiplyRelinearizeRescale at N = 2^16 (CPU)', () => {
-  it('equal multiply, relinearize and rescale bit for bit, and decrypt to the product', () => {
+/** Where two tensors' words first differ ('none' if nowhere): a deep toEqual of millions of words takes seconds. */
+function firstDifference(a: Tensor, b: Tensor): string {
+  if (a.shape.join() !== b.shape.join()) return `shapes ${a.shape.join('x')} and ${b.shape.join('x')}`;
+  const x = a.toArray() as BigUint64Array;
+  const y = b.toArray() as BigUint64Array;
+  for (let i = 0; i < x.length; i += 1) if (x[i] !== y[i]) return `word ${i}: ${x[i]} and ${y[i]}`;
+  return 'none';
+}
+
+// From 2^20 words per component on, multiplyRelinearize(Rescale) form the tensor product and the
+// transform that starts the key switch in two calls instead of one
+// (TENSOR_PRODUCT_IN_TRANSFORM_BELOW_WORDS): a set of 16 Q limbs at logN 16 checks that path at
+// its top level, and the other one level lower, against the separate calls, bit for bit.
+describe('multiplyRelinearize and multiplyRelinearizeRescale with 16 limbs at N = 2^16 (CPU)', () => {
+  it('equal multiply, relinearize and rescale bit for bit on both sides of the threshold, and decrypt to the product', () => {
     const logN = 16;
-    const [q0, p0] = generatePrimes({ bits: 60, count: 2, logN });
+    const [q0] = generatePrimes({ bits: 60, count: 1, logN });
     const parameters = new CkksParameters({
       logN,
-      qPrimes: [q0!, ...generatePrimes({ bits: 40, count: 2, logN })],
-      pPrimes: [p0!],
-      dnum: 3,
+      qPrimes: [q0!, ...generatePrimes({ bits: 40, count: 15, logN })],
+      pPrimes: generatePrimes({ bits: 60, count: 9, logN }).slice(1),
+      dnum: 2,
       defaultScale: 2 ** 40,
     });
     const engine = CkksEngine.create({ parameters, seed: 'n16-separate-product' });
@@ -304,17 +314,19 @@ describe('multiplyRelinearize and multiplyRelinearizeRescale at N = 2^16 (CPU)',
     const n = engine.slots;
     const x = randomValues(n, 7);
     const y = randomValues(n, 8);
-    const cx = engine.encrypt(engine.encode(x), keys.publicKey);
-    const cy = engine.encrypt(engine.encode(y), keys.publicKey);
-    const product = engine.multiply(cx, cy);
-    const twoCalls = engine.relinearize(product, keys.relinearizationKey);
-    const relinearized = engine.multiplyRelinearize(cx, cy, keys.relinearizationKey);
-    expect(relinearized.data.toArray()).toEqual(twoCalls.data.toArray());
-    const rescaled = engine.rescale(twoCalls);
-    const onePass = engine.multiplyRelinearizeRescale(cx, cy, keys.relinearizationKey);
-    expect([onePass.level, onePass.scale]).toEqual([rescaled.level, rescaled.scale]);
-    expect(onePass.data.toArray()).toEqual(rescaled.data.toArray());
-    expect(maxError(engine.decode(engine.decrypt(onePass, keys.secretKey)), (i) => x[i]! * y[i]!)).toBeLessThan(1e-5);
-    for (const c of [cx, cy, product, twoCalls, relinearized, rescaled, onePass]) c.dispose();
+    for (const level of [15, 14]) {
+      const cx = engine.encrypt(engine.encode(x, { level }), keys.publicKey);
+      const cy = engine.encrypt(engine.encode(y, { level }), keys.publicKey);
+      const product = engine.multiply(cx, cy);
+      const twoCalls = engine.relinearize(product, keys.relinearizationKey);
+      const relinearized = engine.multiplyRelinearize(cx, cy, keys.relinearizationKey);
+      expect(firstDifference(relinearized.data, twoCalls.data), `level ${level}`).toBe('none');
+      const rescaled = engine.rescale(twoCalls);
+      const onePass = engine.multiplyRelinearizeRescale(cx, cy, keys.relinearizationKey);
+      expect([onePass.level, onePass.scale]).toEqual([rescaled.level, rescaled.scale]);
+      expect(firstDifference(onePass.data, rescaled.data), `level ${level}`).toBe('none');
+      expect(maxError(engine.decode(engine.decrypt(onePass, keys.secretKey)), (i) => x[i]! * y[i]!)).toBeLessThan(1e-5);
+      for (const c of [cx, cy, product, twoCalls, relinearized, rescaled, onePass]) c.dispose();
+    }
   });
 });

@@ -74,17 +74,19 @@ import { EngineTables } from './tables.js';
 import { upload } from './upload.js';
 
 /**
- * Largest log2(N) at which multiplyRelinearize(Rescale) forms the tensor product inside the key
- * switch's first inverse transform (`tensorProductInverseNtt`). There the transform of the l + 1
- * limbs leaves SMs idle, and the product's other components fill them. At N = 2^16 the GPU is full
- * already and the separate product and transform are faster. As CUDA Graph nodes on the H200, one
- * lease, fused against separate (reports/gpu/2026-12-04T1844-*):
- * - multiplyRelinearizeRescale: n14-l7 66.3 vs 67.9 µs, n15-l15 225.6 vs 227.2, n16-l23 464.2 vs
- *   458.4, n16-l35 1022.9 vs 1016.1;
- * - multiplyRelinearize + rescale: 77.5 vs 78.7 µs, 248.5 vs 249.9, 516.8 vs 511.3, 1101.7 vs 1095.7.
- * Measured at each preset's top level. The words are the same either way.
+ * multiplyRelinearize(Rescale) form the tensor product inside the key switch's first inverse
+ * transform (`tensorProductInverseNtt`) while a component of the product, l + 1 limbs of N words,
+ * holds fewer words than this. The transform then leaves SMs idle, and the product's other
+ * components fill them; above, the GPU is full already and the separate product and transform are
+ * faster. As CUDA Graph nodes on the H200, the one pass inside against separate, µs
+ * (reports/gpu/2026-12-04T1844-*, …T1847-*; each comparison in one lease):
+ * - 2^20 words and more: n16-l23 level 23 464.2 vs 458.4 and 460.8 vs 458.3, level 15 282.3 vs
+ *   280.5; n16-l35 level 35 1022.9 vs 1016.1 and 1016.2 vs 1014.7, level 15 315.2 vs 315.9;
+ * - below: n16-l23 level 11 235.5 vs 235.8, level 7 159.3 vs 160.0, level 3 116.3 vs 118.3; n15-l15
+ *   level 15 225.3 vs 226.2, level 7 97.8 vs 100.2; n14-l7 66.3 vs 67.9.
+ * The words are the same either way.
  */
-const TENSOR_PRODUCT_IN_TRANSFORM_MAX_LOG_N = 15;
+const TENSOR_PRODUCT_IN_TRANSFORM_BELOW_WORDS = 2 ** 20;
 
 /** Options of {@link CkksEngine.create}: exactly one of `preset` and `parameters`. */
 export interface CkksEngineOptions {
@@ -603,8 +605,9 @@ export class CkksEngine {
 
   /**
    * multiply followed by relinearize: the same ciphertext, bit for bit, as the two calls (level l,
-   * scale a.scale·b.scale). Up to N = 2^15 the tensor product is formed by the inverse transform
-   * that starts the key switch (`tensorProductInverseNtt` of `@fhelium/cuda-native`), as in
+   * scale a.scale·b.scale). Below 2^20 words per component (all levels up to N = 2^15, and fewer
+   * than 16 limbs at 2^16), the tensor product is formed by the inverse transform that starts the
+   * key switch (`tensorProductInverseNtt` of `@fhelium/cuda-native`), as in
    * {@link CkksEngine.multiplyRelinearizeRescale}: one kernel and one pass over the product fewer.
    */
   multiplyRelinearize(a: Ciphertext, b: Ciphertext, relinearizationKey: RelinearizationKey): Ciphertext {
@@ -613,10 +616,11 @@ export class CkksEngine {
 
   /**
    * multiply followed by relinearizeRescale: the same ciphertext, bit for bit, as the three calls
-   * (level l − 1, scale a.scale·b.scale / q_l). Up to N = 2^15 the tensor product is formed by the
-   * inverse transform that starts the key switch (`tensorProductInverseNtt` of
-   * `@fhelium/cuda-native`), and the key switch's division by P shares its transforms with the
-   * rescale: on CUDA at n14-l7, five kernels fewer than the three calls.
+   * (level l − 1, scale a.scale·b.scale / q_l). Below 2^20 words per component, the tensor
+   * product is formed by the inverse transform that starts the key switch
+   * (`tensorProductInverseNtt` of `@fhelium/cuda-native`), and the key switch's division by P
+   * shares its transforms with the rescale: on CUDA at n14-l7, five kernels fewer than the three
+   * calls.
    * @throws {CkksLevelMismatchError} at level 0.
    */
   multiplyRelinearizeRescale(a: Ciphertext, b: Ciphertext, relinearizationKey: RelinearizationKey): Ciphertext {
@@ -643,7 +647,7 @@ export class CkksEngine {
       // in one call where the transform leaves SMs idle for the product to use, else in two.
       let product: Tensor;
       let coefficients: Tensor;
-      if (this.parameters.logN <= TENSOR_PRODUCT_IN_TRANSFORM_MAX_LOG_N) {
+      if ((l + 1) * this.parameters.ringDegree < TENSOR_PRODUCT_IN_TRANSFORM_BELOW_WORDS) {
         ({ product, coefficients } = tensorProductInverseNtt(a.data, b.data, tables.ntt, { limbToPrime: lt.qMap }));
         scope.add(product);
         scope.add(coefficients);
