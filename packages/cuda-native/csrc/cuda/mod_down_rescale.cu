@@ -153,14 +153,8 @@ void mod_down_rescale_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batc
 
   // The inverse of [x_l * P^{-1} + a_l, x_P] per batch element into z, two phases: x's limbs l
   // to l + p are the last of Q_l and then P, contiguous.
-  NttLaunch inverse = make_ntt_launch(ntt, false, x + l * n, x_stride, scratch, z_stride, p + 1, map.prime + l);
-  dispatch_chunks<false>(chunk_log(log_n), false, inverse, (p + 1) * polys, ds.device, stream, PlainStore{},
-                         ScaledLastLimbLoad{constants, addend, l, log_n});
-  check_launch(where);
-  inverse.src = scratch;
-  inverse.src_batch_stride = z_stride;
-  dispatch_columns<false>(column_log(log_n), inverse, (p + 1) * polys, ds.device, stream);
-  check_launch(where);
+  run_inverse(where, make_ntt_launch(ntt, false, x + l * n, x_stride, scratch, z_stride, p + 1, map.prime + l),
+              (p + 1) * polys, ds.device, stream, ScaledLastLimbLoad{constants, addend, l, log_n});
   // The forward transform of the l output limbs: formed as it loads, finished as it stores.
   const NttLaunch forward = make_ntt_launch(ntt, true, out, out_stride, out, out_stride, l, map.prime);
   const ModDownRescaleFinishStore finish{x, x_stride, constants, t.finish, addend, log_n};

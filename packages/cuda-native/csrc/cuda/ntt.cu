@@ -43,19 +43,9 @@ void run(DeviceStream ds, const uint64_t* in, std::size_t in_batch_stride, uint6
   p.skip = skip;
   if constexpr (kFwd) {
     run_forward(where, p, polys, device, stream);
-    return;
+  } else {
+    run_inverse(where, p, polys, device, stream);
   }
-  if (log_n <= 12) {
-    dispatch_chunks<false>(log_n, true, p, polys, device, stream);
-    check_launch(where);
-    return;
-  }
-  dispatch_chunks<false>(chunk_log(log_n), false, p, polys, device, stream);
-  check_launch(where);
-  p.src = out;
-  p.src_batch_stride = out_stride;
-  dispatch_columns<false>(column_log(log_n), p, polys, device, stream);
-  check_launch(where);
 }
 
 }  // namespace

@@ -538,6 +538,23 @@ void run_forward(const char* where, NttLaunch p, uint32_t polys, int device, cud
   check_launch(where);
 }
 
+// The inverse transform of `p` over `polys` polynomials, its first stage group reading p.src
+// through `load` (PlainLoad: as it is): the single-kernel transform (log_n <= 12), or the chunk
+// phase from p.src into p.dst, then the column phase in place on p.dst. Throws Error(Cuda) naming
+// `where` when a launch fails.
+template <typename Load = PlainLoad>
+void run_inverse(const char* where, NttLaunch p, uint32_t polys, int device, cudaStream_t stream,
+                 const Load& load = {}) {
+  const bool single = p.log_n <= 12;
+  dispatch_chunks<false>(single ? p.log_n : chunk_log(p.log_n), single, p, polys, device, stream, PlainStore{}, load);
+  check_launch(where);
+  if (single) return;
+  p.src = p.dst;
+  p.src_batch_stride = p.dst_batch_stride;
+  dispatch_columns<false>(column_log(p.log_n), p, polys, device, stream);
+  check_launch(where);
+}
+
 // The kernels stage twiddle pairs with 16-byte copies. Throws Error(Argument) naming `where`.
 inline void require_aligned_twiddles(const char* where, const uint64_t* table) {
   require_argument(reinterpret_cast<uintptr_t>(table) % 16 == 0, where, "twiddle tables 16-byte aligned",
@@ -607,27 +624,19 @@ inline LimbExtension last_limb_extension(const char* where, const NttTablesView&
 template <typename ForwardLoad, typename Finish, typename CoefficientStep>
 void run_limb_extension(const char* where, DeviceStream ds, const NttTablesView& ntt, const LimbExtension& e,
                         const ForwardLoad& forward_load, const Finish& finish, CoefficientStep coefficient_step) {
-  const uint32_t log_n = ntt.log_n;
-  const bool single = log_n <= 12;
   const auto stream = static_cast<cudaStream_t>(ds.stream);
-  const uint32_t chunk_bits = single ? log_n : chunk_log(log_n);
-  const NttLaunch inverse =
-      make_ntt_launch(ntt, false, e.src, e.src_stride, e.scratch, e.scratch_stride, e.src_limbs, e.src_primes);
-  dispatch_chunks<false>(chunk_bits, single, inverse, e.batch * e.src_limbs, ds.device, stream);
-  check_launch(where);
+  run_inverse(where,
+              make_ntt_launch(ntt, false, e.src, e.src_stride, e.scratch, e.scratch_stride, e.src_limbs, e.src_primes),
+              e.batch * e.src_limbs, ds.device, stream);
   const NttLaunch forward =
       make_ntt_launch(ntt, true, e.out, e.out_stride, e.out, e.out_stride, e.dst_limbs, e.dst_primes);
   const uint32_t forward_polys = e.batch * e.dst_limbs;
-  if (single) {
+  if (ntt.log_n <= 12) {
     coefficient_step();
     check_launch(where);
     run_forward(where, forward, forward_polys, ds.device, stream, finish);
     return;
   }
-  const NttLaunch inverse_columns = make_ntt_launch(ntt, false, e.scratch, e.scratch_stride, e.scratch,
-                                                    e.scratch_stride, e.src_limbs, e.src_primes);
-  dispatch_columns<false>(column_log(log_n), inverse_columns, e.batch * e.src_limbs, ds.device, stream);
-  check_launch(where);
   // The column phase does not read out: forward_load reads scratch itself.
   run_forward(where, forward, forward_polys, ds.device, stream, finish, forward_load);
 }
