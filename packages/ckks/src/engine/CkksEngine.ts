@@ -643,19 +643,21 @@ export class CkksEngine {
     const lt = tables.levels[l]!;
     const scope = new Scope();
     try {
-      // The product and the inverse transform of its last component, which starts the key switch:
-      // in one call where the transform leaves SMs idle for the product to use, else in two.
+      // The product, then ModUp of its last component, which starts with that component's inverse
+      // transform: formed inside the transform where it leaves SMs idle for the product, else
+      // separately (modUpToDigits runs the transform).
+      const alpha = this.parameters.alpha;
       let product: Tensor;
-      let coefficients: Tensor;
+      let digits: Tensor;
       if ((l + 1) * this.parameters.ringDegree < TENSOR_PRODUCT_IN_TRANSFORM_BELOW_WORDS) {
-        ({ product, coefficients } = tensorProductInverseNtt(a.data, b.data, tables.ntt, { limbToPrime: lt.qMap }));
-        scope.add(product);
-        scope.add(coefficients);
+        const inside = tensorProductInverseNtt(a.data, b.data, tables.ntt, { limbToPrime: lt.qMap });
+        product = scope.add(inside.product);
+        const coefficients = scope.add(inside.coefficients);
+        digits = scope.add(modUpDigitsFrom(tables, l, alpha, coefficients, scope.component(product, 2)));
       } else {
         product = scope.add(tensorProductMod(a.data, b.data, lt.moduliQ));
-        coefficients = scope.add(nttInverse(scope.component(product, 2), tables.ntt, { limbToPrime: lt.qMap }));
+        digits = scope.add(modUpToDigits(tables, l, alpha, scope.component(product, 2)));
       }
-      const digits = scope.add(modUpDigitsFrom(tables, l, this.parameters.alpha, coefficients, scope.component(product, 2)));
       const ks = keySwitchDigits(tables, l, digits, relinearizationKey.data, 1, scope.narrow(product, 0, 0, 2), rescale);
       if (!rescale) return this.wrapLike(a, ks, l, scale, 2);
       return this.wrapLike(a, ks, l - 1, scale / Number(this.parameters.qPrimes[l]!), 2);
