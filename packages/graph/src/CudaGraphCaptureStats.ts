@@ -7,15 +7,20 @@
 export interface CudaGraphCaptureStats {
   /** Number of uncaptured warm-up evaluations (the `warmup` option). */
   readonly warmupIterations: number;
-  /** Host-observed duration of all warm-up evaluations, until their work completed (seconds). */
+  /**
+   * Host-observed duration of the warm-up (seconds): for each evaluation, its fresh input buffer
+   * (allocated and filled from the examples), the evaluation and its checks, until its work
+   * completed. 0 without warm-up.
+   */
   readonly warmupSeconds: number;
   /** Host-observed duration of the capture, instantiation included (seconds). */
   readonly captureSeconds: number;
   /** Host-observed duration of the synchronized first replay that checks the graph (seconds). */
   readonly firstReplaySeconds: number;
   /**
-   * Bytes handed out by the caching allocator of the capture device after the first replay: a
-   * process-wide snapshot, not this graph's own footprint.
+   * Bytes handed out by the caching allocator of the capture device after the first replay, the
+   * warm-up buffers closed already: what is live when `capture` returns, as a process-wide
+   * snapshot, not this graph's own footprint.
    */
   readonly memoryAllocatedBytes: number;
   /** Bytes the caching allocator of the capture device held from CUDA at the same moment. */

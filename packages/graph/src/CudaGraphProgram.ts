@@ -114,7 +114,7 @@ export class CudaGraphProgram<A extends unknown[], O> {
    *    with at least one tensor, all on one CUDA device, no two leaves sharing storage.
    * 2. Allocates the program's input buffer like the examples (a copy of their payload).
    * 3. Warm-up: `warmup` evaluations on a side stream, each on a fresh buffer like the examples
-   *    (closed afterwards), so lazy initialization never touches the retained buffer.
+   *    (closed once its output is gone), so lazy initialization never touches the retained buffer.
    * 4. Capture: `fn(...inputs)` on the side stream into a CUDA graph whose temporaries and output
    *    come from its private memory pool.
    * 5. Checks the output: CUDA tensors and registered exact values on the capture device, nested in
@@ -136,8 +136,9 @@ export class CudaGraphProgram<A extends unknown[], O> {
    * @throws CudaGraphInputError if the examples have no tensor, a disposed tensor, tensors off CUDA
    *   or on several devices, shared storage, or strides a buffer cannot reproduce.
    * @throws CudaUnavailableError (of `@fhelium/cuda-native`) when CUDA is not available.
-   * @throws CudaGraphCaptureError when the warm-up, the capture or the first replay fails; by then
-   *   everything the capture allocated is released and the caller's stream is usable.
+   * @throws CudaGraphCaptureError when the warm-up, the capture, the output check (a disposed
+   *   output tensor, or one on another CUDA device) or the first replay fails; by then everything
+   *   the capture allocated is released and the caller's stream is usable.
    */
   static capture<const A extends unknown[], O>(fn: (...args: A) => O, options: CaptureOptions<A>): CudaGraphProgram<A, O>;
   /**

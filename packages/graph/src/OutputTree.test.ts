@@ -25,7 +25,7 @@ describe('OutputTree (on CPU tensors: the device is a parameter)', () => {
     expect(tree.storages()).toEqual(new Set([ct.c0.storageKey, ct.c1.storageKey, w.storageKey]));
   });
 
-  it('refuses unsupported leaves, foreign tensors and tensors on another device, naming the path', () => {
+  it('refuses unsupported leaves, foreign tensors and tensors on another kind of device, naming the path', () => {
     const w = randomLimbs(3n);
     const cases: Array<[unknown, RegExp]> = [
       [5, /^test: output: .*; expected CUDA tensors and registered exact values nested in arrays, plain objects and Maps, or null$/],
@@ -35,9 +35,16 @@ describe('OutputTree (on CPU tensors: the device is a parameter)', () => {
     ];
     for (const [value, message] of cases) expect(() => OutputTree.check(value, 'cpu', WHERE)).toThrow(message);
     expect(() => OutputTree.check({ w }, 'cuda:0', WHERE)).toThrow(/^test: output\.w: expected a tensor on cuda:0 \(the capture device\), found a tensor on cpu/);
+  });
+
+  it('invalidLeaf names a disposed tensor by its path', () => {
+    const w = randomLimbs(3n);
     const dead = randomLimbs(4n);
     dead.dispose();
-    expect(() => OutputTree.check([dead], 'cpu', WHERE)).toThrow(/^test: output\[0\]: expected a live tensor on cpu, found a disposed tensor$/);
+    const tree = OutputTree.check({ w, rest: [dead] }, 'cpu', WHERE);
+    expect(tree.invalidLeaf('cpu')).toBe('output.rest[0]: expected a live tensor on cpu, found a disposed tensor');
+    expect(OutputTree.check([w], 'cpu', WHERE).invalidLeaf('cpu')).toBeNull();
+    w.dispose();
   });
 
   it('clones into owned storage: new containers, exact values rebuilt, one clone per tensor object', () => {

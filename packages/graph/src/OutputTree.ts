@@ -9,6 +9,11 @@ import { ValueTreeSignature, type TensorLike } from '@fhelium/signature';
 
 import { settleStack } from './settleStack.js';
 
+/** `'cpu'` or `'cuda'`: outputs of another kind of device than the capture device are unsupported leaves. */
+function deviceKind(device: string): string {
+  return device === 'cpu' ? 'cpu' : 'cuda';
+}
+
 /** Root label of output paths. */
 export const OUTPUT_LABEL = 'output';
 
@@ -41,9 +46,12 @@ export class OutputTree {
    * @param value - The function's result (not a thenable: the caller checks that first).
    * @param device - The capture device (`'cuda:0'`).
    * @param where - Label for messages (`CudaGraphProgram.capture: the output of f (warmup)`).
-   * @throws TypeError if the output has an unsupported leaf or container (a number, a CPU tensor,
-   *   an unregistered class...), a tensor that is not a live cuda-native `Tensor`, or a tensor on
-   *   another device; the message names the path and says what is supported.
+   * A supported output can still fail validation: see {@link OutputTree.invalidLeaf}.
+   *
+   * @throws TypeError if the output has an unsupported leaf or container (a number, an
+   *   unregistered class...), a tensor that is not a cuda-native `Tensor`, or a tensor on another
+   *   kind of device than the capture device (a CPU tensor from a CUDA capture); the message names
+   *   the path and says what is supported.
    */
   static check(value: unknown, device: string, where: string): OutputTree {
     if (value === null || value === undefined) return new OutputTree(value, null, [], []);
@@ -61,12 +69,26 @@ export class OutputTree {
       if (!(leaf instanceof Tensor)) {
         throw new TypeError(`${where}: ${path}: expected a Tensor of @fhelium/cuda-native on ${device}, found ${describeGiven(leaf)}`);
       }
-      if (leaf.isDisposed) throw new TypeError(`${where}: ${path}: expected a live tensor on ${device}, found a disposed tensor`);
-      if (leaf.device !== device) {
+      if (deviceKind(leaf.device) !== deviceKind(device)) {
         throw new TypeError(`${where}: ${path}: expected a tensor on ${device} (the capture device), found a tensor on ${leaf.device}; expected ${EXPECTED}`);
       }
     });
     return new OutputTree(value, root, leaves as Tensor[], leafPaths);
+  }
+
+  /**
+   * The first leaf that fails validation although its kind is supported: a disposed tensor, or a
+   * tensor on another device of the capture device's kind (`cuda:1` from a capture on `cuda:0`).
+   * Returns `null` when every leaf is a live tensor on `device`, else what is wrong, with the path.
+   */
+  invalidLeaf(device: string): string | null {
+    for (let i = 0; i < this.leaves.length; i += 1) {
+      const leaf = this.leaves[i] as Tensor;
+      const path = this.leafPaths[i] as string;
+      if (leaf.isDisposed) return `${path}: expected a live tensor on ${device}, found a disposed tensor`;
+      if (leaf.device !== device) return `${path}: expected a tensor on ${device} (the capture device), found a tensor on ${leaf.device}`;
+    }
+    return null;
   }
 
   /** The storages of the output tensors (their `storageKey`s). */

@@ -148,6 +148,30 @@ describeCuda('CudaGraphProgram.capture failures', () => {
     }
   });
 
+  it('an output tensor disposed by the function fails the output check of its stage, naming the path', async () => {
+    for (const warmup of [1, 0]) {
+      const e = await withoutLeaks((x, m) =>
+        thrown(() =>
+          CudaGraphProgram.capture(
+            function dropsItsOutput(t: Tensor) {
+              const y = addMod(t, t, m);
+              y.dispose();
+              return { y };
+            },
+            { exampleInputs: [x], warmup },
+          ),
+        ),
+      );
+      const c = e as CudaGraphCaptureError;
+      expect(c, `warmup ${warmup}`).toBeInstanceOf(CudaGraphCaptureError);
+      expect([c.stage, c.functionName, c.detail]).toEqual([
+        warmup === 1 ? 'warmup' : 'capture',
+        'dropsItsOutput',
+        `output check: output.y: expected a live tensor on ${DEV}, found a disposed tensor`,
+      ]);
+    }
+  });
+
   it('unsupported outputs are TypeErrors naming the path', async () => {
     const cases: Array<[string, (t: Tensor, m: Tensor) => unknown, RegExp]> = [
       ['a number', () => 3, /the output of .* \(warmup\): output: .*expected CUDA tensors and registered exact values/],
@@ -205,6 +229,19 @@ describeCuda('CudaGraphProgram.capture failures', () => {
     disposeAll(x, y, doubled);
   });
 
+  it('checkInputLiveness false: an output that is a view of the input is accepted with any warm-up, and reads the latest input', () => {
+    const x = randomLimbs(33n, { device: DEV });
+    for (const warmup of [0, 1, 3]) {
+      const program = CudaGraphProgram.capture((t: Tensor) => t.narrow(1, 0, 2), { exampleInputs: [x], warmup, checkInputLiveness: false });
+      const y = randomLimbs(34n + BigInt(warmup), { device: DEV });
+      const out = program.replay([y], { synchronize: true });
+      expect(out.toArray(), `warmup ${warmup}`).toEqual(y.narrow(1, 0, 2).toArray());
+      program.close();
+      y.dispose();
+    }
+    x.dispose();
+  });
+
   it('output ownership: a tensor the function did not create is refused, and left alive', async () => {
     const m = moduliOn(DEV);
     const kept = randomLimbs(41n, { device: DEV });
@@ -245,23 +282,28 @@ describeCuda('CudaGraphProgram.capture failures', () => {
     x.dispose();
   });
 
-  it('the warm-up uses fresh buffers, never the input storage of the program', () => {
+  it('the warm-up uses a fresh buffer per evaluation, never the input storage of the program, and closes them', () => {
     const m = moduliOn(DEV);
     const x = randomLimbs(61n, { device: DEV });
-    const seen: bigint[] = [];
+    const storages: unknown[] = [];
+    const addresses: bigint[] = [];
     const program = CudaGraphProgram.capture(
       (t: Tensor) => {
-        seen.push(t.dataPtr);
+        storages.push(t.storageKey);
+        addresses.push(t.dataPtr);
         return addMod(t, t, m);
       },
       { exampleInputs: [x], warmup: 3 },
     );
-    expect(seen).toHaveLength(4);
-    const captured = seen[3] as bigint;
-    // Three warm-up evaluations on one fresh buffer, then the capture on the retained one.
-    expect(new Set(seen.slice(0, 3)).size).toBe(1);
-    expect(seen.slice(0, 3)).not.toContain(captured);
+    // Three warm-up evaluations, each on a buffer of its own, then the capture on the retained one
+    // (whose address no warm-up buffer can have: it is allocated first and kept).
+    expect(storages).toHaveLength(4);
+    expect(new Set(storages).size).toBe(4);
+    const captured = addresses[3] as bigint;
+    expect(addresses.slice(0, 3)).not.toContain(captured);
     expect(captured).not.toBe(x.dataPtr);
+    // The warm-up buffers are closed by then: the snapshot is what capture() leaves live.
+    expect(program.stats.memoryAllocatedBytes).toBe(memoryAllocated(DEV));
     program.close();
     x.dispose();
   });

@@ -101,7 +101,8 @@ class Capture {
   /** `null` until the warm-up starts: earlier failures (allocation, example strides) stay as they are. */
   #stage: CudaGraphCaptureStage | null = null;
   #buffer: ReusableValueBuffer<unknown[]> | null = null;
-  #warmBuffer: ReusableValueBuffer<unknown[]> | null = null;
+  /** Warm-up input buffers not closed yet: the current evaluation's, and briefly the one before. */
+  #warmBuffers: ReusableValueBuffer<unknown[]>[] = [];
   #side: Stream | null = null;
   #graph: CudaGraph | null = null;
   /** The output of the latest warm-up evaluation, kept for the freshness check of the next one. */
@@ -142,13 +143,7 @@ class Capture {
 
     this.#stage = 'warmup';
     const warmupStart = process.hrtime.bigint();
-    if (warmup > 0) {
-      const warm = (this.#warmBuffer = this.#like());
-      withStream(side, () => {
-        for (let i = 0; i < warmup; i += 1) this.#warmupEvaluation(warm, checkLiveness);
-      });
-      side.synchronize();
-    }
+    for (let i = 0; i < warmup; i += 1) this.#warmupEvaluation(side, checkLiveness);
     const warmupSeconds = warmup > 0 ? secondsSince(warmupStart) : 0;
 
     this.#stage = 'capture';
@@ -163,6 +158,8 @@ class Capture {
     this.#checkFresh(output, 'capture');
     this.#previous?.dispose((leaf) => this.#keeps(leaf));
     this.#previous = null;
+    // The side stream finished reading it after the last warm-up evaluation.
+    this.#closeWarmBuffers(0);
 
     this.#stage = 'first replay';
     const replayStart = process.hrtime.bigint();
@@ -178,8 +175,6 @@ class Capture {
       memoryAllocatedBytes: memoryAllocated(device),
       memoryReservedBytes: memoryReserved(device),
     });
-    this.#warmBuffer?.close();
-    this.#warmBuffer = null;
     this.#side = null;
     side.dispose();
     return { functionName: this.#name, device, graph, buffer: this.#buffer, inputs, output, stats };
@@ -207,20 +202,38 @@ class Capture {
     return buffer;
   }
 
-  /** One uncaptured evaluation on the warm-up buffer, with its checks. */
-  #warmupEvaluation(warm: ReusableValueBuffer<unknown[]>, checkLiveness: boolean): void {
-    const args = warm.value;
-    const inputs = this.#inputsOf(args);
-    const output = this.#checkOutput(this.#call(args), 'warmup');
-    const previous = this.#previous;
-    this.#previous = output;
-    try {
-      if (checkLiveness) checkInputLiveness(inputs, output, 'warmup', this.#name);
-      if (previous !== null) this.#checkFreshAgainst(previous, output, 'warmup');
-    } finally {
-      // Disposed either way: `output` is now the one the release on failure disposes.
-      previous?.dispose((leaf) => this.#keeps(leaf));
-    }
+  /**
+   * One uncaptured evaluation on the side stream, on a fresh input buffer like the examples, with
+   * its checks; waits for its work. A fresh buffer per evaluation is what lets the freshness check
+   * tell outputs the function creates from storage it returns twice: a view of its input (accepted
+   * with `checkInputLiveness: false`) lies in new storage each time, a tensor bound in its closure
+   * does not. The previous evaluation's buffer is closed once its output is gone.
+   */
+  #warmupEvaluation(side: Stream, checkLiveness: boolean): void {
+    const warm = this.#like();
+    this.#warmBuffers.push(warm);
+    withStream(side, () => {
+      const args = warm.value;
+      const inputs = this.#inputsOf(args);
+      const output = this.#checkOutput(this.#call(args), 'warmup');
+      const previous = this.#previous;
+      this.#previous = output;
+      try {
+        if (checkLiveness) checkInputLiveness(inputs, output, 'warmup', this.#name);
+        if (previous !== null) this.#checkFreshAgainst(previous, output, 'warmup');
+      } finally {
+        // Disposed either way: `output` is now the one the release on failure disposes.
+        previous?.dispose((leaf) => this.#keeps(leaf));
+      }
+    });
+    // The earlier buffers go back to the allocator only once no side-stream work reads them.
+    side.synchronize();
+    this.#closeWarmBuffers(1);
+  }
+
+  /** Closes the warm-up buffers but the newest `keep`. */
+  #closeWarmBuffers(keep: number): void {
+    while (this.#warmBuffers.length > keep) (this.#warmBuffers.shift() as ReusableValueBuffer<unknown[]>).close();
   }
 
   /** Calls the function; a promise result is refused (the capture is synchronous). */
@@ -239,13 +252,25 @@ class Capture {
     return result;
   }
 
+  /**
+   * The output as an {@link OutputTree}.
+   *
+   * @throws TypeError (kept as it is) for an unsupported output leaf.
+   * @throws CudaGraphCaptureError ("output check") for a disposed tensor or one on another CUDA
+   *   device. Neither output is disposed: the program cannot tell which of its tensors the
+   *   function created.
+   */
   #checkOutput(result: unknown, stage: CudaGraphCaptureStage): OutputTree {
+    let output: OutputTree;
     try {
-      return OutputTree.check(result, this.#device, `${WHERE}: the output of ${this.#name} (${stage})`);
+      output = OutputTree.check(result, this.#device, `${WHERE}: the output of ${this.#name} (${stage})`);
     } catch (error) {
       if (error instanceof TypeError) this.#own.add(error);
       throw error;
     }
+    const invalid = output.invalidLeaf(this.#device);
+    if (invalid !== null) throw new CudaGraphCaptureError({ stage, functionName: this.#name, detail: `output check: ${invalid}` });
+    return output;
   }
 
   /** The captured output against the last warm-up output, when there was a warm-up. */
@@ -305,13 +330,13 @@ class Capture {
     if (side !== null && !side.isDisposed) attempt(() => side.synchronize());
     attempt(() => this.#previous?.dispose(keep));
     attempt(() => this.#captured?.dispose(keep));
-    attempt(() => this.#warmBuffer?.close());
+    for (const warm of this.#warmBuffers) attempt(() => warm.close());
     attempt(() => this.#buffer?.close());
     attempt(() => this.#graph?.dispose());
     if (side !== null) attempt(() => side.dispose());
     this.#previous = null;
     this.#captured = null;
-    this.#warmBuffer = null;
+    this.#warmBuffers = [];
     this.#buffer = null;
     this.#graph = null;
     this.#side = null;
