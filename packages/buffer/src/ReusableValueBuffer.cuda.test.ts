@@ -419,11 +419,18 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
   });
 
   it('close waits for outstanding copies', () => {
+    const stream = new Stream(DEVICE);
     const buffer = ReusableValueBuffer.like([bytes(0, 64 * MiB, 'cuda')]);
-    const handle = buffer.copyFrom([bytes(5, 64 * MiB, 'pinned')]);
+    const source = [bytes(5, 64 * MiB, 'pinned')];
+    const handle = buffer.copyFrom(source, { stream });
+    // 64 MiB over PCIe take about a millisecond: the copy is still running here…
+    expect(stream.query()).toBe(false);
     buffer.close();
-    expect(handle.event!.query()).toBe(true);
+    // …and has completed when close returns, with nothing else synchronizing the stream.
+    expect(stream.query()).toBe(true);
     expect(handle.done()).toBe(true);
+    stream.dispose();
+    source[0]!.dispose();
   });
 
   it('pinValueTree clones CPU and CUDA trees into pinned memory with the same signature', () => {

@@ -266,11 +266,15 @@ describe('ReusableValueBuffer.copyFrom into a CPU target', () => {
     ]);
   });
 
-  it('copies a strided source into a contiguous target and back', () => {
-    const base = f32([0, 1, 2, 3, 4, 5], [2, 3]);
-    using contiguous = ReusableValueBuffer.like([f32([0, 0], [2, 1])]);
-    contiguous.copyFrom([base.narrow(1, 2, 1).clone()]);
-    expect(read(contiguous.value[0]!)).toEqual([2, 5]);
+  it('copies a strided source into the strided target made from a strided example, in place', () => {
+    const example = f32([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], [3, 4]).narrow(1, 1, 2);
+    using buffer = ReusableValueBuffer.like([example]);
+    const target = buffer.value[0]!;
+    const source = f32([20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31], [3, 4]).narrow(1, 2, 2);
+    expect(source.stride).toEqual(target.stride);
+    buffer.copyFrom([source]);
+    expect(buffer.value[0]!.dataPtr).toBe(target.dataPtr);
+    expect(read(buffer.value[0]!)).toEqual([22, 23, 26, 27, 30, 31]);
   });
 
   it('validates the whole source first: a mismatch in the last leaf leaves every earlier leaf untouched', () => {
@@ -343,6 +347,12 @@ describe('ReusableValueBuffer.copyFrom into a CPU target', () => {
       new TypeError('ReusableValueBuffer.copyFrom: options.waitFor[0]: expected an Event of @fhelium/cuda-native, found null'),
     );
     expect(read(buffer.value[0]!)).toEqual([1]);
+  });
+
+  it('accepts an empty waitFor list for a CPU target: it waits for nothing', () => {
+    using buffer = ReusableValueBuffer.like([f32([1])]);
+    expect(buffer.copyFrom([f32([5])], { waitFor: [] }).event).toBeNull();
+    expect(read(buffer.value[0]!)).toEqual([5]);
   });
 
   it('does not keep the source of a completed CPU copy alive', async () => {

@@ -94,7 +94,8 @@ export function parseCopyOptions(options: CopyFromOptions | undefined, device: s
         { path: 'options.stream', field: 'device', expected: 'no stream (CPU target)', found: stream.device },
       );
     }
-    if (waitFor !== undefined) {
+    // An empty list waits for nothing: generic callers may pass one to any target.
+    if (events.length > 0) {
       throw new ExecutionInputError(
         `${where}: options.waitFor: expected no events for a CPU target (CPU copies are synchronous and cannot wait on the GPU), found ${describeGiven(waitFor)}`,
         { path: 'options.waitFor', field: 'device', expected: 'no events (CPU target)', found: describeGiven(waitFor) },
