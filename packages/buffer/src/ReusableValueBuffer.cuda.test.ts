@@ -264,24 +264,37 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     const moduli = modulusTable(Array.from({ length: limbs }, () => Q), { device: DEVICE });
     const weights = Tensor.fromArray(new BigUint64Array(limbs * n).fill(5n), { shape: [limbs, n], device: DEVICE });
     using buffer = ReusableValueBuffer.like({ x: Tensor.empty([limbs, n], { dtype: 'uint64' }) }, { device: DEVICE });
-    const staged = pinValueTree({ x: Tensor.fromArray(new BigUint64Array(limbs * n).fill(37n), { shape: [limbs, n] }) });
     const transfer = new Stream(DEVICE);
     const compute = new Stream(DEVICE);
-    for (const order of ['waitOn', 'waitFor'] as const) {
+    // A 64 MiB copy ahead of each payload copy holds the transfer stream for about a millisecond:
+    // a consumer that were not ordered after the copy would read the previous payload.
+    const gate = bytes(0, 64 * MiB, 'pinned');
+    const gateTarget = bytes(0, 64 * MiB, 'cuda');
+    for (const [order, value] of [['waitOn', 37n], ['waitFor', 38n]] as const) {
+      const staged = pinValueTree({ x: Tensor.fromArray(new BigUint64Array(limbs * n).fill(value), { shape: [limbs, n] }) });
+      gateTarget.copy_(gate, { stream: transfer, nonBlocking: true });
       const handle = buffer.copyFrom(staged, { stream: transfer });
+      const blocking = [vi.spyOn(Event.prototype, 'synchronize'), vi.spyOn(Stream.prototype, 'synchronize')];
       const out = withStream(compute, () => {
         if (order === 'waitOn') expect(handle.waitOn(compute)).toBe(handle);
         else buffer.waitFor(handle);
         return addMod(buffer.value.x, weights, moduli);
       });
+      for (const spy of blocking) {
+        expect(spy, order).not.toHaveBeenCalled();
+        spy.mockRestore();
+      }
+      expect(transfer.query(), order).toBe(false);
       compute.synchronize();
-      expect((out.toArray() as BigUint64Array).every((v) => v === 42n), order).toBe(true);
+      expect((out.toArray() as BigUint64Array).every((v) => v === value + 5n), order).toBe(true);
       handle.synchronize();
       expect(handle.done()).toBe(true);
-      expect(handle.event!.query()).toBe(true);
       out.dispose();
+      staged.x.dispose();
     }
     for (const s of [transfer, compute]) s.dispose();
+    gate.dispose();
+    gateTarget.dispose();
   });
 
   it('keeps submitted tensors alive while a copy is in flight and releases them after completion', async () => {

@@ -29,6 +29,18 @@ function capture(options: { warmup?: number } = {}): { program: CudaGraphProgram
   return { program, examples };
 }
 
+/**
+ * Keeps `stream` busy for about a millisecond (a 64 MiB pinned host-to-device copy), so that work
+ * enqueued behind it, or waiting for it, is certainly still pending when the next host statement
+ * runs. Returns what to dispose once the stream is synchronized.
+ */
+function holdBusy(stream: Stream): () => void {
+  const source = Tensor.empty([64 << 20], { dtype: 'uint8', pinMemory: true });
+  const target = Tensor.empty([64 << 20], { dtype: 'uint8', device: DEV });
+  target.copy_(source, { stream, nonBlocking: true });
+  return () => disposeAll(source, target);
+}
+
 function thrown(fn: () => unknown): Error {
   try {
     fn();
@@ -164,6 +176,79 @@ describeCuda('CudaGraphProgram on CUDA', () => {
     buffer.close();
     disposeAll(a[0].c0, a[0].c1, a[1], b[0].c0, b[0].c1, b[1], examples[0].c0, examples[0].c1, examples[1]);
     disposeAll(other.examples[0].c0, other.examples[0].c1, other.examples[1]);
+  });
+
+  it('copyInputsFrom waits for the caller\'s waitFor events as well as for the last replay', () => {
+    const { program, examples } = capture();
+    const producer = new Stream(DEV);
+    const transfer = new Stream(DEV);
+    const ct = randomCiphertext(1100n, { device: DEV });
+    const w = randomLimbs(1200n, { device: DEV });
+    const staged = randomLimbs(1300n, { device: DEV });
+    cuda.synchronize();
+    // A replay is outstanding on the current stream, and the producer writes the final input
+    // only behind a millisecond of other work.
+    program.replay(examples);
+    const release = holdBusy(producer);
+    const produced = new Event();
+    withStream(producer, () => staged.copy_(w));
+    produced.record(producer);
+    const handle = program.copyInputsFrom([ct, staged], { stream: transfer, waitFor: [produced] });
+    expect(produced.query()).toBe(false);
+    expect(wordsOf(program.replayPrepared({ copyHandle: handle, synchronize: true }))).toEqual(referenceWords(1100n, 1200n));
+    release();
+    program.close();
+    for (const s of [producer, transfer]) s.dispose();
+    disposeAll(ct.c0, ct.c1, w, staged, examples[0].c0, examples[0].c1, examples[1]);
+  });
+
+  it('synchronize: true returns once the replay\'s stream is idle, for replay and replayPrepared', () => {
+    const { program, examples } = capture();
+    const side = new Stream(DEV);
+    cuda.synchronize();
+    for (const call of [() => program.replay(examples, { synchronize: true }), () => program.replayPrepared({ synchronize: true })]) {
+      const release = holdBusy(side);
+      expect(side.query()).toBe(false);
+      withStream(side, call);
+      expect(side.query()).toBe(true);
+      release();
+    }
+    expect(wordsOf(program.output)).toEqual(referenceWords(100n, 200n));
+    program.close();
+    side.dispose();
+    disposeAll(examples[0].c0, examples[0].c1, examples[1]);
+  });
+
+  it('a refused copy or replay leaves a pending copy pending: its handle still replays it', () => {
+    const { program, examples } = capture();
+    const a = [randomCiphertext(21n, { device: DEV }), randomLimbs(22n, { device: DEV })] as [TestCiphertext, Tensor];
+    const bad = [randomCiphertext(23n, { device: DEV }, 2), randomLimbs(24n, { device: DEV })] as [TestCiphertext, Tensor];
+    const handle = program.copyInputsFrom(a);
+    expect(() => program.copyInputsFrom(bad)).toThrow(CudaGraphInputError);
+    expect(() => program.replay(bad)).toThrow(CudaGraphInputError);
+    expect(() => program.replayPrepared()).toThrow(/found none/);
+    expect(wordsOf(program.replayPrepared({ copyHandle: handle, synchronize: true }))).toEqual(referenceWords(21n, 22n));
+    program.close();
+    disposeAll(a[0].c0, a[0].c1, a[1], bad[0].c0, bad[0].c1, bad[1], examples[0].c0, examples[0].c1, examples[1]);
+  });
+
+  it('refuses a capture inside a captured function, and the outer capture still succeeds', () => {
+    const m = moduliOn(DEV);
+    const x = randomLimbs(25n, { device: DEV });
+    let inner: Error | null = null;
+    const outer = CudaGraphProgram.capture(
+      (t: Tensor) => {
+        inner ??= thrown(() => CudaGraphProgram.capture((u: Tensor) => addMod(u, u, m), { exampleInputs: [t], warmup: 0 }));
+        return addMod(t, t, m);
+      },
+      { exampleInputs: [x], warmup: 0 },
+    );
+    expect(inner).toBeInstanceOf(ExecutionError);
+    expect((inner as Error | null)?.message).toMatch(/a CUDA graph capture is already open on this thread/);
+    const doubled = addMod(x, x, m);
+    expect(outer.replay([x], { synchronize: true }).toArray()).toEqual(doubled.toArray());
+    outer.close();
+    disposeAll(x, doubled);
   });
 
   it('refuses mismatching inputs with their path, copying nothing', () => {

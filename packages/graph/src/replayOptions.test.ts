@@ -1,5 +1,7 @@
+import { Stream } from '@fhelium/cuda-native';
 import { describe, expect, it } from 'vitest';
 
+import { CudaGraphInputError } from './CudaGraphInputError.js';
 import { parseCopyInputsOptions, parseReplayOptions, parseReplayPreparedOptions } from './replayOptions.js';
 
 describe('replay option parsing (before CUDA)', () => {
@@ -24,5 +26,20 @@ describe('replay option parsing (before CUDA)', () => {
     expect(() => parseCopyInputsOptions({ waitFor: 'e' }, 'cuda:0', 'C')).toThrow(/^C: options.waitFor: expected an Event/);
     expect(() => parseCopyInputsOptions({ nonBlocking: null }, 'cuda:0', 'C')).toThrow(/options.nonBlocking: expected a boolean, found null/);
     expect(() => parseCopyInputsOptions({ priority: 1 }, 'cuda:0', 'C')).toThrow(/unknown option "priority"; expected stream, nonBlocking, waitFor/);
+  });
+
+  it('refuses a copy stream of another device than the capture device', () => {
+    // Only the stream's device is read: a Stream object of cuda:1 without CUDA.
+    const foreign = Object.create(Stream.prototype, { device: { value: 'cuda:1' } }) as Stream;
+    let error: unknown;
+    try {
+      parseCopyInputsOptions({ stream: foreign }, 'cuda:0', 'C');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(CudaGraphInputError);
+    const e = error as CudaGraphInputError;
+    expect(e.message).toBe('C: options.stream: expected a stream of cuda:0 (the capture device), found a stream of cuda:1');
+    expect([e.path, e.field, e.expected, e.found]).toEqual(['options.stream', 'device', 'cuda:0', 'cuda:1']);
   });
 });
