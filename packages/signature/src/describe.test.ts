@@ -83,5 +83,7 @@ describe('formatting helpers', () => {
     expect(formatNumber(-0)).toBe('-0');
     expect(formatNumber(1.5)).toBe('1.5');
     expect(describeTopology('float32', [2, 3], [3, 1])).toBe('a float32 tensor of shape [2, 3] and stride [3, 1]');
+    expect(describeTopology('int64', [2], [1])).toBe('an int64 tensor of shape [2] and stride [1]');
+    expect(describeTopology('uint8', [2], [1])).toBe('a uint8 tensor of shape [2] and stride [1]');
   });
 });

@@ -113,9 +113,12 @@ function safeString(read: () => string): string {
   }
 }
 
-/** `a float32 tensor of shape [2, 3] and stride [3, 1]`: one tensor's device-independent topology. */
+/**
+ * `a float32 tensor of shape [2, 3] and stride [3, 1]` (`an int64 tensor …`): one tensor's
+ * device-independent topology.
+ */
 export function describeTopology(dtype: string, shape: readonly number[], stride: readonly number[]): string {
-  return `a ${dtype} tensor of shape ${formatDims(shape)} and stride ${formatDims(stride)}`;
+  return `${/^[aeio]/.test(dtype) ? 'an' : 'a'} ${dtype} tensor of shape ${formatDims(shape)} and stride ${formatDims(stride)}`;
 }
 
 /** `[2, 3]`. */

@@ -245,6 +245,29 @@ describe('CkksParameters.fromPreset', () => {
     }
   });
 
+  it('builds the other presets of the README table exactly', () => {
+    const expected = [
+      ['n13-l2', 13, 2, 1, 3, 1, 200, 218, false],
+      ['n15-l17', 15, 17, 2, 9, 2, 860, 881, false],
+      ['test-n10-l3', 10, 3, 1, 4, 1, 240, 27, true],
+      ['test-n11-l5', 11, 5, 2, 3, 2, 380, 54, true],
+      ['test-n12-l7', 12, 7, 3, 2, 4, 520, 109, true],
+    ] as const;
+    for (const [name, logN, L, K, dnum, alpha, logQP, bound, insecure] of expected) {
+      const params = CkksParameters.fromPreset(name, { allowInsecure: insecure });
+      expect([params.logN, params.maxLevel, params.pPrimes.length, params.dnum, params.alpha, params.logQP, params.security.maxLogQP, params.insecure], name).toEqual([
+        logN,
+        L,
+        K,
+        dnum,
+        alpha,
+        logQP,
+        bound,
+        insecure,
+      ]);
+    }
+  });
+
   it('returns one shared immutable instance per preset', () => {
     expect(CkksParameters.fromPreset('n14-l7')).toBe(CkksParameters.fromPreset('n14-l7'));
   });

@@ -4,7 +4,7 @@
  * below leaves at least ~100x margin over what the noise analysis predicts, and would be violated
  * by orders of magnitude by any wrong key, prime or index (errors then are ~1 or larger).
  */
-import { addMod, mulMod, negMod, subMod, Tensor } from '@fhelium/cuda-native';
+import { addMod, mulMod, negMod, nttInverse, subMod, Tensor } from '@fhelium/cuda-native';
 import { CkksParameters, generatePrimes, type Ciphertext } from '@fhelium/ckks-values';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -173,6 +173,10 @@ describe('CkksEngine on test-n10-l3 (CPU)', () => {
     expect(r.level).toBe(2);
     expect(r.scale).toBe(2 ** 80 / Number(engine.parameters.qPrimes[3]!));
     expect(maxError(dec(r), (i) => x[i]! * y[i]!)).toBeLessThan(1e-7);
+    // relinearizeRescale: the same ciphertext, bit for bit, at the same level and scale.
+    const fused = engine.relinearizeRescale(three, keys.relinearizationKey);
+    expect([fused.level, fused.scale, fused.keyId]).toEqual([r.level, r.scale, r.keyId]);
+    expect(fused.data.toArray()).toEqual(r.data.toArray());
     // Adding a 3-component and a 2-component ciphertext keeps 3 components.
     expect(maxError(engine.decode(engine.decrypt(engine.add(three, engine.multiplyPlain(cx, engine.encode(y, { scale: 2 ** 40 }))), keys.secretKey)), (i) => 2 * x[i]! * y[i]!)).toBeLessThan(1e-7);
   });
@@ -186,13 +190,36 @@ describe('CkksEngine on test-n10-l3 (CPU)', () => {
     expect(maxError(dec(engine.rotate(cx, 512, keys.rotationKeys)), (i) => x[i]!)).toBeLessThan(1e-7);
   });
 
-  it('rotateMany (hoisted) equals rotate one by one, within 1e-6, and works at lower levels', () => {
-    const cx = engine.encrypt(engine.encode(x, { level: 1 }), keys.publicKey);
-    const steps = [0, 1, -1, 4, 256, 3];
-    const many = engine.rotateMany(cx, steps, [...keys.rotationKeys.values()]);
-    steps.forEach((k, j) => {
-      expect(maxError(dec(many[j]!), (i) => x[(((i + k) % n) + n) % n]!)).toBeLessThan(1e-6);
-    });
+  it('finds the rotation key of a step written as any equivalent step, or takes a single key', () => {
+    const cx = engine.encrypt(engine.encode(x), keys.publicKey);
+    const one = keys.rotationKeys.get(1)!;
+    const byOne = engine.rotate(cx, 1, keys.rotationKeys).data.toArray();
+    // 513, -511 and 5·512 + 1 rotate as 1 does: the same Galois element, the same key.
+    for (const k of [513, -511, 5 * n + 1]) {
+      const r = engine.rotate(cx, k, keys.rotationKeys);
+      expect(maxError(dec(r), (i) => x[(i + 1) % n]!), `step ${k}`).toBeLessThan(1e-6);
+      expect(r.data.toArray(), `step ${k}`).toEqual(byOne);
+    }
+    expect(engine.rotate(cx, 1, one).data.toArray()).toEqual(byOne);
+    expect(engine.rotate(cx, -511, [one]).data.toArray()).toEqual(byOne);
+  });
+
+  it('rotateMany (hoisted) equals rotate one by one, within 1e-7, at the top and a lower level', () => {
+    for (const level of [3, 1]) {
+      const cx = engine.encrypt(engine.encode(x, { level }), keys.publicKey);
+      const steps = [0, 1, -1, 4, 256, 3];
+      const many = engine.rotateMany(cx, steps, [...keys.rotationKeys.values()]);
+      steps.forEach((k, j) => {
+        const got = dec(many[j]!);
+        expect(many[j]!.level).toBe(level);
+        expect(maxError(got, (i) => x[(((i + k) % n) + n) % n]!), `level ${level}, step ${k}`).toBeLessThan(1e-6);
+        // Hoisting rotates the decomposed digits instead of the ciphertext, so its key-switching
+        // noise differs from rotate's (measured ~2e-8 apart here): equal within the noise, where a
+        // wrong key or step would be ~1 apart.
+        const single = dec(engine.rotate(cx, k, keys.rotationKeys));
+        expect(maxError(got, (i) => single[i]!), `level ${level}, step ${k}`).toBeLessThan(1e-7);
+      });
+    }
   });
 
   it('conjugates complex slots within 1e-6', () => {
@@ -200,6 +227,32 @@ describe('CkksEngine on test-n10-l3 (CPU)', () => {
     const z = engine.decodeComplex(engine.decrypt(engine.conjugate(ct, keys.conjugationKey!), keys.secretKey));
     expect(maxError(z.re, (i) => x[i]!)).toBeLessThan(1e-6);
     expect(maxError(z.im, (i) => -y[i]!)).toBeLessThan(1e-6);
+  });
+
+  it('encryption noise has the size of its definition: σ = 3.2 with the secret key, √(4N/3 + 1)·σ with the public key', () => {
+    // e = Dec(Enc(pt)) − pt, centred, in coefficient form on the first prime. A missing error term
+    // (or a secret key that is not ternary) moves these far outside the bounds; the bounds leave
+    // room for the sampling spread of N = 1024 coefficients.
+    const pt = engine.encode(x);
+    const q0 = engine.parameters.qPrimes[0]!;
+    const coefficients = (data: Tensor): BigUint64Array =>
+      nttInverse(data.select(0, 0).narrow(0, 0, 1), engine._tables.ntt, { limbToPrime: engine._tables.levels[0]!.qMap }).toArray() as BigUint64Array;
+    const p = coefficients(pt.data);
+    const noise = (key: typeof keys.publicKey | typeof keys.secretKey): number[] =>
+      Array.from(coefficients(engine.decrypt(engine.encrypt(pt, key), keys.secretKey).data), (w, i) => {
+        let d = (w - p[i]! + q0) % q0;
+        if (d > q0 / 2n) d -= q0;
+        return Number(d);
+      });
+    const rms = (v: number[]): number => Math.sqrt(v.reduce((s, e) => s + e * e, 0) / v.length);
+    const bySecret = noise(keys.secretKey);
+    expect(Math.max(...bySecret.map(Math.abs))).toBeLessThanOrEqual(20);
+    expect(Math.abs(rms(bySecret) - 3.2)).toBeLessThan(0.4);
+    const N = engine.parameters.ringDegree;
+    // v·e + e1·s + e0 with ternary v and s (variance 2/3 per coefficient).
+    expect(Math.abs(rms(noise(keys.publicKey)) / (3.2 * Math.sqrt((4 * N) / 3 + 1)) - 1)).toBeLessThan(0.2);
+    const secret = coefficients(keys.secretKey.data);
+    expect(secret.every((w) => w === 0n || w === 1n || w === q0 - 1n)).toBe(true);
   });
 
   it('dropLevel keeps the message and the scale', () => {

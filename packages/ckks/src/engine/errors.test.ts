@@ -53,6 +53,10 @@ describe('engine errors', () => {
     const scaled = engine.multiplyPlain(a, pt);
     expect(() => engine.add(scaled, a)).toThrow(CkksScaleMismatchError);
     expect(() => engine.sub(a, scaled)).toThrow(/sub: a has scale 1099511627776 \(2\^40\.000000\) but b has 1\.2089258196146292e\+24/);
+    // Compared exactly: one unit in the last place apart is a mismatch, not a tolerance.
+    const nextUp = engine.encrypt(engine.encode([0.5], { scale: a.scale * (1 + Number.EPSILON) }), keys.publicKey);
+    expect(nextUp.scale).not.toBe(a.scale);
+    expect(() => engine.add(a, nextUp)).toThrow(CkksScaleMismatchError);
     expect(() => engine.addPlain(a, engine.encode([1], { scale: 2 ** 30 }))).toThrow(/addPlain: ct has scale .* but pt has 1073741824/);
   });
 
@@ -72,6 +76,9 @@ describe('engine errors', () => {
   it('key mismatch: ciphertexts and keys of different secret keys', () => {
     const c = engine.encrypt(pt, other.publicKey);
     expect(() => engine.add(a, c)).toThrow(CkksKeyMismatchError);
+    // A product of two keys' ciphertexts would decrypt to garbage under either key.
+    expect(() => engine.multiply(a, c)).toThrow(new RegExp(`multiply: a belongs to key ${keys.secretKey.keyId} but b to key ${other.secretKey.keyId}`));
+    expect(() => engine.multiplyRelinearize(a, c, keys.relinearizationKey)).toThrow(CkksKeyMismatchError);
     expect(() => engine.add(a, c)).toThrow(new RegExp(`a belongs to key ${keys.secretKey.keyId} but b to key ${other.secretKey.keyId}`));
     expect(() => engine.decrypt(a, other.secretKey)).toThrow(CkksKeyMismatchError);
     expect(() => engine.relinearize(engine.multiply(a, b), other.relinearizationKey)).toThrow(CkksKeyMismatchError);

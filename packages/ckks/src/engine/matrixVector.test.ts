@@ -137,6 +137,32 @@ describe('matrixVector (CPU, test-n10-l3: 512 slots)', () => {
     for (let i = 0; i < d; i++) expect(Math.abs(y[i]! - (i / d) * v[i]!)).toBeLessThan(1e-7);
   });
 
+  it('computes a product whose diagonals all lie off the first giant step (a pure shift)', () => {
+    // Only diagonal 4 is non-zero: giant step 0 (diagonals 0 … n1 − 1 of the baby steps) may be
+    // empty or not depending on the split, and the sum must not assume it holds anything.
+    const d = 16;
+    const m = Array.from({ length: d }, (_, r) => Float64Array.from({ length: d }, (_, c) => (c === (r + 4) % d ? 1 : 0)));
+    const diagonals = encodeMatrixDiagonals(engine, m, { level: 3 });
+    expect([...diagonals.plaintexts.keys()]).toEqual([4]);
+    const v = Float64Array.from({ length: d }, (_, i) => (i + 1) / d);
+    const ct = engine.encrypt(engine.encode(tileVector(v, d, engine.slots), { level: 3 }), keys.publicKey);
+    const y = engine.decode(engine.decrypt(matrixVector(ct, { engine, diagonals, rotationKeys: keys.rotationKeys }), keys.secretKey));
+    for (let t = 0; t < engine.slots; t++) expect(Math.abs(y[t]! - v[((t % d) + 4) % d]!), `slot ${t}`).toBeLessThan(1e-6);
+    diagonals.dispose();
+  });
+
+  it('takes the diagonals\' own scale: the result scale is ct.scale · diagonals.scale / q_level', () => {
+    const d = 16;
+    const { m, v, ct, diagonals: atQ } = problem(engine, keys, d, 3);
+    atQ.dispose();
+    const diagonals = encodeMatrixDiagonals(engine, m, { level: 3, scale: 2 ** 36 });
+    const y = matrixVector(ct, { engine, diagonals, rotationKeys: keys.rotationKeys });
+    expect(y.scale).toBe((ct.scale * 2 ** 36) / Number(engine.parameters.qPrimes[3]!));
+    expect(y.scale).not.toBe(ct.scale);
+    expect(worstError(engine, keys, y, m, v)).toBeLessThan(d * 1e-5);
+    diagonals.dispose();
+  });
+
   it('rejects diagonals of another level or context, and missing rotation keys', () => {
     const m = Array.from({ length: 16 }, () => new Float64Array(16).fill(0.5));
     const diagonals = encodeMatrixDiagonals(engine, m, { level: 3 });
