@@ -58,6 +58,7 @@ export {
   VALUE_FILE_FORMAT,
   VALUE_MANIFEST_VERSION,
   MANIFEST_METADATA_KEY,
+  MANIFEST_SHA256_METADATA_KEY,
   type ValueManifest,
 } from './serialization/manifest.js';
 export { MAX_HEADER_BYTES } from './serialization/safetensors.js';

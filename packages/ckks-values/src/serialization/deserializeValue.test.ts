@@ -6,7 +6,7 @@ import { basisPrimes } from '../values/layout.js';
 import { randomResidues, testParameters } from '../values/testing.test-helpers.js';
 import { deserializeValue } from './deserializeValue.js';
 import { CkksSerializationError } from './errors.js';
-import { MANIFEST_METADATA_KEY } from './manifest.js';
+import { MANIFEST_METADATA_KEY, MANIFEST_SHA256_METADATA_KEY, manifestSha256 } from './manifest.js';
 import { serializeValue } from './serializeValue.js';
 
 const parameters = testParameters();
@@ -34,12 +34,20 @@ function split(bytes: Uint8Array): Parts {
   return { header, manifest, payload: bytes.slice(8 + length) };
 }
 
-/** Re-assembles a file after `edit` changed its parts (the manifest is written back into the header unless `__metadata__` was removed). */
-function rewrite(edit: (parts: Parts) => void, bytes = good): Uint8Array {
+/**
+ * Re-assembles a file after `edit` changed its parts. The manifest is written back into the header
+ * unless `__metadata__` was removed, with a matching manifest hash (as a deliberately crafted file
+ * would have, so that the checks behind the hash are reached) unless `staleHash` or the edit
+ * removed the hash.
+ */
+function rewrite(edit: (parts: Parts) => void, bytes = good, { staleHash = false } = {}): Uint8Array {
   const parts = split(bytes);
   edit(parts);
   const metadata = parts.header.__metadata__ as Record<string, string> | undefined;
-  if (metadata !== undefined) metadata[MANIFEST_METADATA_KEY] = JSON.stringify(parts.manifest);
+  if (metadata !== undefined) {
+    metadata[MANIFEST_METADATA_KEY] = JSON.stringify(parts.manifest);
+    if (!staleHash && MANIFEST_SHA256_METADATA_KEY in metadata) metadata[MANIFEST_SHA256_METADATA_KEY] = manifestSha256(metadata[MANIFEST_METADATA_KEY]);
+  }
   const json = new TextEncoder().encode(JSON.stringify(parts.header));
   const out = new Uint8Array(8 + json.length + parts.payload.length);
   new DataView(out.buffer).setBigUint64(0, BigInt(json.length), true);
@@ -183,15 +191,38 @@ describe('deserializeValue rejects', () => {
   });
 
   it('a future manifest version or schema version', () => {
-    const error = rejection(rewrite(({ manifest }) => (manifest.manifestVersion = 2)));
+    const error = rejection(rewrite(({ manifest }) => (manifest.manifestVersion = 3)));
     expect(error.field).toBe('manifest.manifestVersion');
-    expect(error.message).toMatch(/manifest version 2, this reader understands version 1 \(written by a newer FHElium/);
+    expect(error.message).toMatch(/manifest version 3, this reader understands versions 1 to 2 \(written by a newer FHElium/);
     expect(rejection(rewrite(({ manifest }) => (manifest.schemaVersion = 2))).message).toMatch(/schema version 2 is not supported.*newer FHElium/);
   });
 
   it('files without a manifest or of another format', () => {
     expect(rejection(rewrite(({ header }) => delete header.__metadata__)).message).toMatch(/not an FHElium value file/);
     expect(rejection(rewrite(({ manifest }) => (manifest.format = 'pt'))).field).toBe('manifest.format');
+  });
+
+  it('an edited or corrupted header field, by the manifest hash, before the field is read', () => {
+    const hashField = `header.__metadata__["${MANIFEST_SHA256_METADATA_KEY}"]`;
+    // A scale is valid whatever its value: only the hash tells that it changed.
+    const scaled = rejection(rewrite(({ manifest }) => ((manifest.metadata as { scale: number }).scale = 2 ** 30), good, { staleHash: true }));
+    expect([scaled.field, scaled.offset]).toEqual([hashField, 8]);
+    expect(scaled.message).toMatch(/the manifest hashes to [0-9a-f]{64}, the header says [0-9a-f]{64}: the header was edited or corrupted/);
+    const malformed = rejection(rewrite(({ header }) => ((header.__metadata__ as Record<string, string>)[MANIFEST_SHA256_METADATA_KEY] = 'abc'), good, { staleHash: true }));
+    expect(malformed.message).toMatch(/expected a 64-digit hex SHA-256, found "abc"/);
+    const removed = rejection(rewrite(({ header }) => delete (header.__metadata__ as Record<string, string>)[MANIFEST_SHA256_METADATA_KEY]));
+    expect([removed.field, removed.offset]).toEqual([hashField, 8]);
+    expect(removed.message).toMatch(/missing: manifest version 2 stores the manifest's SHA-256 there/);
+  });
+
+  it('reads files of manifest version 1, which have no header hash', () => {
+    const v1 = rewrite(({ header, manifest }) => {
+      delete (header.__metadata__ as Record<string, string>)[MANIFEST_SHA256_METADATA_KEY];
+      manifest.manifestVersion = 1;
+    });
+    using back = deserializeValue(v1, { parameters });
+    expect(back.exactMetadata()).toEqual(ct.exactMetadata());
+    expect(back.data.toArray()).toEqual(ct.data.toArray());
   });
 
   it('a manifest whose parameters do not hash to its context id', () => {
@@ -207,5 +238,8 @@ describe('deserializeValue rejects', () => {
     const error = rejection(bytes);
     expect(error.field).toBe('data');
     expect(error.message).toMatch(/at limb 1, coefficient 2 is not below its prime/);
+    // The offset counts from the start of the file: length prefix, header, then word 1024 + 2.
+    const headerLength = Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(0, true));
+    expect(error.offset).toBe(8 + headerLength + 8 * (1024 + 2));
   });
 });

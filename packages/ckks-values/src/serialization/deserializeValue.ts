@@ -9,7 +9,7 @@ import { CkksValueError } from '../values/errors.js';
 import { CKKS_VALUE_KINDS, CKKS_VALUE_TYPE_NAMES } from '../values/valueKinds.js';
 import { uint64FromLittleEndian } from './byteOrder.js';
 import { CkksSerializationError, SecretKeySerializationError } from './errors.js';
-import { MANIFEST_METADATA_KEY, parseManifest, type ValueManifest } from './manifest.js';
+import { checkManifestHash, MANIFEST_METADATA_KEY, MANIFEST_SHA256_METADATA_KEY, parseManifest, type ValueManifest } from './manifest.js';
 import { decodeSafetensors, type SafetensorsEntry, type SafetensorsFile } from './safetensors.js';
 
 /** A value class, abstract ones included (their constructors may be protected). */
@@ -177,7 +177,8 @@ function checkResidues(words: BigUint64Array, state: CkksValueState, payloadOffs
 /**
  * Reads a value written by `serializeValue`, checking everything before creating anything: the
  * safetensors structure (header length, JSON, offsets tiling the payload, dtype and byte sizes),
- * the manifest (format, version, known type and schema version, secret-key permission, requested
+ * the manifest text against its SHA-256 in the header (manifest version 2; version 1 files have
+ * none), the manifest (format, version, known type and schema version, secret-key permission, requested
  * class), the context id against `options.parameters`, the exact metadata against what the
  * parameters imply (primes, level, basis, components...), the tensor shape against the metadata,
  * the payload SHA-256, and every residue against its prime. Only then is the tensor created on
@@ -192,7 +193,10 @@ export function deserializeValue<T extends CkksValue = CkksValue>(bytes: Uint8Ar
   }
   const { parameters } = options;
   const file = decodeSafetensors(bytes);
-  const manifest = parseManifest(file.metadata[MANIFEST_METADATA_KEY]);
+  const manifestText = file.metadata[MANIFEST_METADATA_KEY];
+  const manifestHash = file.metadata[MANIFEST_SHA256_METADATA_KEY];
+  checkManifestHash(manifestText, manifestHash);
+  const manifest = parseManifest(manifestText, manifestHash !== undefined);
   const kind = readKind(manifest, options.allowSecret === true, options.type);
   checkContext(manifest, parameters);
   const { state, options: valueOptions } = planFromMetadata(kind, manifest, parameters);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Ciphertext } from '../values/Ciphertext.js';
 import type { CkksValue } from '../values/CkksValue.js';
@@ -8,7 +9,7 @@ import { SecretKey } from '../values/SecretKey.js';
 import { oneOfEach, testParameters, firstDifference } from '../values/testing.test-helpers.js';
 import { deserializeValue } from './deserializeValue.js';
 import { CkksSerializationError, SecretKeySerializationError } from './errors.js';
-import { MANIFEST_METADATA_KEY, VALUE_FILE_FORMAT, VALUE_MANIFEST_VERSION } from './manifest.js';
+import { MANIFEST_METADATA_KEY, MANIFEST_SHA256_METADATA_KEY, VALUE_FILE_FORMAT, VALUE_MANIFEST_VERSION } from './manifest.js';
 import { serializeValue } from './serializeValue.js';
 
 const parameters = testParameters();
@@ -53,7 +54,11 @@ describe('serializeValue / deserializeValue', () => {
       parameters: parameters.toJSON(),
       tensors: ['data'],
     });
-    expect(manifest.payloadSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(manifest.payloadSha256).toBe(createHash('sha256').update(bytes.subarray(8 + length)).digest('hex'));
+    // The header's own hash: SHA-256 of the manifest text exactly as stored (manifest version 2).
+    const stored = header.__metadata__ as Record<string, string>;
+    expect(Object.keys(stored).sort()).toEqual([MANIFEST_METADATA_KEY, MANIFEST_SHA256_METADATA_KEY]);
+    expect(stored[MANIFEST_SHA256_METADATA_KEY]).toBe(createHash('sha256').update(stored[MANIFEST_METADATA_KEY]!, 'utf8').digest('hex'));
     const metadata = manifest.metadata as Record<string, unknown>;
     expect(metadata.primes).toEqual(parameters.qPrimes.slice(0, 3).map((p) => ({ $bigint: p.toString() })));
     expect(metadata.scale).toBe(ct.scale);

@@ -3,7 +3,7 @@ import { CkksValue } from '../values/CkksValue.js';
 import { CKKS_VALUE_KINDS } from '../values/valueKinds.js';
 import { uint64ToLittleEndian } from './byteOrder.js';
 import { CkksSerializationError, SecretKeySerializationError } from './errors.js';
-import { buildManifest, MANIFEST_METADATA_KEY } from './manifest.js';
+import { buildManifest, MANIFEST_METADATA_KEY, MANIFEST_SHA256_METADATA_KEY, manifestSha256 } from './manifest.js';
 import { encodeSafetensors } from './safetensors.js';
 
 /** Options of {@link serializeValue} and `saveValue`. */
@@ -15,7 +15,8 @@ export interface SerializeOptions {
 /**
  * The value as a safetensors file: its tensor `data` as `U64` little-endian, and under
  * `__metadata__["fhelium.manifest"]` the versioned manifest (type, schema version, exact metadata,
- * parameters' description and context id, payload SHA-256). A CUDA value is copied to the host
+ * parameters' description and context id, payload SHA-256), and under
+ * `__metadata__["fhelium.manifest.sha256"]` the SHA-256 of that manifest text. A CUDA value is copied to the host
  * first (the host waits for it).
  *
  * @throws {SecretKeySerializationError} for a secret key without `allowSecret: true`.
@@ -37,6 +38,6 @@ export function serializeValue(value: CkksValue, options: SerializeOptions = {})
   }));
   const hash = createHash('sha256');
   for (const t of tensors) hash.update(t.bytes);
-  const manifest = buildManifest(value, hash.digest('hex'));
-  return encodeSafetensors(tensors, { [MANIFEST_METADATA_KEY]: JSON.stringify(manifest) });
+  const text = JSON.stringify(buildManifest(value, hash.digest('hex')));
+  return encodeSafetensors(tensors, { [MANIFEST_METADATA_KEY]: text, [MANIFEST_SHA256_METADATA_KEY]: manifestSha256(text) });
 }
