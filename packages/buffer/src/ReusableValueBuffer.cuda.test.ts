@@ -266,13 +266,17 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     using buffer = ReusableValueBuffer.like({ x: Tensor.empty([limbs, n], { dtype: 'uint64' }) }, { device: DEVICE });
     const transfer = new Stream(DEVICE);
     const compute = new Stream(DEVICE);
-    // A 64 MiB copy ahead of each payload copy holds the transfer stream for about a millisecond:
-    // a consumer that were not ordered after the copy would read the previous payload.
+    // Four 64 MiB copies ahead of each payload copy hold the transfer stream for about five
+    // milliseconds: a consumer that were not ordered after the copy would read the previous payload.
     const gate = bytes(0, 64 * MiB, 'pinned');
     const gateTarget = bytes(0, 64 * MiB, 'cuda');
+    // The consumer's kernel runs once first: its first launch loads the module (lazy loading),
+    // which can take longer than the gate.
+    withStream(compute, () => addMod(weights, weights, moduli)).dispose();
+    compute.synchronize();
     for (const [order, value] of [['waitOn', 37n], ['waitFor', 38n]] as const) {
       const staged = pinValueTree({ x: Tensor.fromArray(new BigUint64Array(limbs * n).fill(value), { shape: [limbs, n] }) });
-      gateTarget.copy_(gate, { stream: transfer, nonBlocking: true });
+      for (let i = 0; i < 4; i += 1) gateTarget.copy_(gate, { stream: transfer, nonBlocking: true });
       const handle = buffer.copyFrom(staged, { stream: transfer });
       const blocking = [vi.spyOn(Event.prototype, 'synchronize'), vi.spyOn(Stream.prototype, 'synchronize')];
       const out = withStream(compute, () => {
