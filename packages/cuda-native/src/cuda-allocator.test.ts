@@ -9,6 +9,7 @@ import {
   pinnedMemoryAllocated,
   pinnedMemoryReserved,
 } from './cuda.js';
+import { nativeInfo } from './diagnostics.js';
 import { sampleArray } from './reference.test-helpers.js';
 import { Stream, withStream } from './stream.js';
 import { Tensor } from './tensor.js';
@@ -64,6 +65,27 @@ describeCuda('caching allocator', () => {
     const again = Tensor.empty([1 << 16], { dtype: 'uint8', device: 'cuda' });
     expect(again.dataPtr).toBe(ptr);
     again.dispose();
+    s.dispose();
+  });
+
+  // A busy stream needs a real GPU: the fake runtime of the host tests runs everything at once.
+  it.runIf(!nativeInfo().fakeCudaRuntime)('does not reuse a block recorded on a stream that is still busy', () => {
+    const s = new Stream();
+    const gate = Tensor.empty([64 << 20], { dtype: 'uint8', pinMemory: true });
+    const gateTarget = Tensor.empty([64 << 20], { dtype: 'uint8', device: 'cuda' });
+    cuda.synchronize();
+    const block = Tensor.empty([1 << 16], { dtype: 'uint8', device: 'cuda' });
+    const ptr = block.dataPtr;
+    // s is busy for milliseconds; the block is marked as used by it, then freed.
+    for (let i = 0; i < 4; i += 1) gateTarget.copy_(gate, { stream: s, nonBlocking: true });
+    block.recordStream(s);
+    block.dispose();
+    const meanwhile = Tensor.empty([1 << 16], { dtype: 'uint8', device: 'cuda' });
+    expect(s.query()).toBe(false);
+    expect(meanwhile.dataPtr).not.toBe(ptr);
+    meanwhile.dispose();
+    s.synchronize();
+    for (const t of [gate, gateTarget]) t.dispose();
     s.dispose();
   });
 

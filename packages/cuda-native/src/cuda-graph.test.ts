@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 
-import { cuda, emptyCache, memoryAllocated, memoryReserved } from './cuda.js';
+import { copyTensors } from './copy-tensors.js';
+import { cuda, emptyCache, emptyPinnedCache, memoryAllocated, memoryReserved } from './cuda.js';
 import { CudaGraphCaptureViolationError, CudaGraphStateError, DisposedError } from './errors.js';
 import { Event } from './event.js';
 import { CudaGraph, isCapturing } from './graph.js';
@@ -117,12 +118,49 @@ describeCuda('CUDA graphs', () => {
     s.dispose();
   });
 
+  it('emptyCache keeps the private memory pool of a live graph', () => {
+    const moduli = modulusTable([97n], { device: 'cuda' });
+    const n = 1 << 20;
+    const x = Tensor.fromArray(BigUint64Array.from({ length: n }, (_, i) => BigInt(i % 97)), { shape: [1, n], device: 'cuda' });
+    const out = Tensor.empty([1, n], { dtype: 'uint64', device: 'cuda' });
+    const s = new Stream();
+    s.waitStream(Stream.default());
+    cuda.synchronize();
+    const graph = new CudaGraph();
+    // The temporary (8 MiB) lives in the graph's private pool, freed inside the capture.
+    graph.capture(
+      () => {
+        const doubled = addMod(x, x, moduli);
+        addMod(doubled, x, moduli, { out });
+        doubled.dispose();
+      },
+      { stream: s },
+    );
+    emptyCache();
+    // Memory handed out now would be the pool's if emptyCache had released it: fill some.
+    const fillers = Array.from({ length: 4 }, () => Tensor.fromArray(new BigUint64Array(n).fill(7n), { shape: [1, n], device: 'cuda' }));
+    cuda.synchronize();
+    withStream(s, () => out.copy_(fillers[0]!));
+    graph.replay(s);
+    s.synchronize();
+    const words = out.toArray() as BigUint64Array;
+    let wrong = 0;
+    for (let i = 0; i < n; i += 1) if (words[i] !== BigInt((3 * (i % 97)) % 97)) wrong += 1;
+    expect(wrong).toBe(0);
+    for (const f of fillers) expect((f.toArray() as BigUint64Array).every((v) => v === 7n)).toBe(true);
+    graph.dispose();
+    for (const t of [moduli, x, out, ...fillers]) t.dispose();
+    s.dispose();
+  });
+
   it('fails an illegal operation during capture clearly, discards the capture, keeps the stream usable', () => {
     const moduli = modulusTable([97n], { device: 'cuda' });
     const x = Tensor.fromArray(new BigUint64Array([1n, 2n, 3n, 96n]), { shape: [1, 4], device: 'cuda' });
     const y = Tensor.empty([1, 4], { dtype: 'uint64', device: 'cuda' });
     const host = Tensor.empty([1, 4], { dtype: 'uint64' });
+    const pinned = Tensor.empty([1, 4], { dtype: 'uint64', pinMemory: true });
     const s = new Stream();
+    const spare = new Stream();
     s.waitStream(Stream.default());
     cuda.synchronize();
     emptyCache();
@@ -138,6 +176,11 @@ describeCuda('CUDA graphs', () => {
       ['pageable device-to-host copy', () => host.copy_(x)],
       ['fromArray onto the device', () => Tensor.fromArray(new BigUint64Array(4), { device: 'cuda' })],
       ['emptyCache', () => emptyCache()],
+      ['emptyPinnedCache', () => emptyPinnedCache()],
+      ['event query', () => new Event().record(s).query()],
+      ['blocking pinned device-to-host copy', () => pinned.copy_(x)],
+      ['blocking pinned copyTensors', () => copyTensors([y], [pinned])],
+      ['stream dispose (it synchronizes)', () => spare.dispose()],
     ];
     for (const [label, op] of illegal) {
       const graph = new CudaGraph();
@@ -201,7 +244,10 @@ describeCuda('CUDA graphs', () => {
     graph.dispose();
     expect(memoryAllocated()).toBe(allocated0);
     expect(memoryReserved()).toBe(reserved0);
-    for (const t of [moduli, x, y, host]) t.dispose();
+    for (const t of [moduli, x, y, host, pinned]) t.dispose();
+    // The refused dispose left the stream alive: disposing it now works.
+    expect(spare.isDisposed).toBe(false);
+    spare.dispose();
     s.dispose();
   });
 

@@ -4,6 +4,7 @@ import { cuda } from './cuda.js';
 import { DisposedError, TensorArgumentError } from './errors.js';
 import { Event } from './event.js';
 import { addMod, modulusTable } from './modarith.js';
+import { native } from './native.js';
 import { randomLimbs } from './reference.test-helpers.js';
 import { Stream, withStream } from './stream.js';
 import { Tensor } from './tensor.js';
@@ -41,10 +42,16 @@ describeCuda('streams and events', () => {
   });
 
   it('clamps priorities into the device range', () => {
+    const [least, greatest] = native().streamPriorityRange(0);
     const high = new Stream('cuda', { priority: -1000 });
     const low = new Stream('cuda', { priority: 1000 });
-    expect(high.priority).toBeLessThanOrEqual(low.priority);
-    expect(low.priority).toBe(0);
+    expect([high.priority, low.priority]).toEqual([greatest, least]);
+    // Beyond 32 bits too: clamped, not wrapped around.
+    const higher = new Stream('cuda', { priority: -(2 ** 40) });
+    const lower = new Stream('cuda', { priority: 2 ** 40 });
+    expect([higher.priority, lower.priority]).toEqual([greatest, least]);
+    higher.dispose();
+    lower.dispose();
     expect(() => new Stream('cuda', { priority: 0.5 })).toThrow(/priority must be an integer/);
     high.dispose();
     low.dispose();

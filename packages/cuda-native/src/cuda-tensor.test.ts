@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 
 import { cuda } from './cuda.js';
+import { nativeInfo } from './diagnostics.js';
 import { DTYPES } from './dtype.js';
 import { CudaUnavailableError, DeviceMismatchError, TensorArgumentError, TensorDisposedError } from './errors.js';
 import { addMod, modulusTable } from './modarith.js';
@@ -139,5 +140,29 @@ describeCuda('CUDA tensors', () => {
       expect(() => t.dataPtr).toThrow(TensorDisposedError);
       expect(() => t.clone()).toThrow(TensorDisposedError);
     }
+  });
+
+  // A busy stream needs a real GPU: the fake runtime of the host tests runs everything at once.
+  it.runIf(!nativeInfo().fakeCudaRuntime)('copies between overlapping views of one storage on a given stream, while the current stream is busy', () => {
+    // The staging copy that overlapping views need must run on the copy's stream: staged on the
+    // (busy) current stream, the copy on `side` would read it before it was filled.
+    const n = 1 << 20;
+    const t = Tensor.fromArray(BigUint64Array.from({ length: n + 1 }, (_, i) => BigInt(i)), { device: 'cuda' });
+    const side = new Stream('cuda');
+    const gate = Tensor.empty([64 << 20], { dtype: 'uint8', pinMemory: true });
+    const gateTarget = Tensor.empty([64 << 20], { dtype: 'uint8', device: 'cuda' });
+    cuda.synchronize();
+    for (let i = 0; i < 4; i += 1) gateTarget.copy_(gate, { nonBlocking: true });
+    t.narrow(0, 1, n).copy_(t.narrow(0, 0, n), { stream: side, nonBlocking: true });
+    expect(Stream.current('cuda').query()).toBe(false);
+    side.synchronize();
+    const words = t.toArray() as BigUint64Array;
+    expect(words[0]).toBe(0n);
+    let wrong = 0;
+    for (let i = 1; i <= n; i += 1) if (words[i] !== BigInt(i - 1)) wrong += 1;
+    expect(wrong).toBe(0);
+    cuda.synchronize();
+    for (const x of [t, gate, gateTarget]) x.dispose();
+    side.dispose();
   });
 });

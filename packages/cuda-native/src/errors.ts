@@ -110,6 +110,11 @@ export class DeviceMismatchError extends TensorArgumentError {
   override name = 'DeviceMismatchError';
 }
 
+/** Pageable host memory could not be allocated, even after releasing cached memory. */
+export class HostOutOfMemoryError extends FheliumNativeError {
+  override name = 'HostOutOfMemoryError';
+}
+
 /** A broken invariant inside the native addon (a bug: please report it). */
 export class NativeInternalError extends FheliumNativeError {
   override name = 'NativeInternalError';
@@ -132,6 +137,8 @@ export function nativeErrorFactory(kind: string, message: string, cudaCode: numb
       return new CudaError(message, cudaCode, cudaName);
     case 'CudaOutOfMemory':
       return new CudaOutOfMemoryError(message, cudaCode, cudaName);
+    case 'HostOutOfMemory':
+      return new HostOutOfMemoryError(message);
     case 'CaptureViolation':
       return new CudaGraphCaptureViolationError(message);
     case 'Graph':

@@ -31,8 +31,11 @@ export class Event {
   constructor(options: EventOptions = {}) {
     const status = nativeCudaStatus();
     if (!status.available) throw new CudaUnavailableError(`new Event(): CUDA is not available: ${status.reason}`);
-    this.enableTiming = options.enableTiming ?? true;
-    this.#handle = native().eventCreate(this.enableTiming, options.blocking ?? false);
+    const { enableTiming = true, blocking = false } = options;
+    if (typeof enableTiming !== 'boolean') throw new TensorArgumentError(`new Event(): options.enableTiming must be a boolean, got ${String(enableTiming)}`);
+    if (typeof blocking !== 'boolean') throw new TensorArgumentError(`new Event(): options.blocking must be a boolean, got ${String(blocking)}`);
+    this.enableTiming = enableTiming;
+    this.#handle = native().eventCreate(enableTiming, blocking);
   }
 
   /** The device (`'cuda:N'`) once recorded, else null. */

@@ -11,6 +11,7 @@ export {
   CudaUnavailableError,
   CudaError,
   CudaOutOfMemoryError,
+  HostOutOfMemoryError,
   CudaGraphCaptureViolationError,
   CudaGraphStateError,
   DisposedError,

@@ -117,6 +117,15 @@ describe('modular arithmetic kernels on the CPU match BigInt', () => {
     for (const t of [ta, tb, moduli, w, ws, out]) t.dispose();
   });
 
+  it('shoupPrecompute refuses a modulus it cannot divide by and an unreduced w, naming where', () => {
+    const w = Tensor.fromArray(new BigUint64Array([1n, 2n, 3n, 4n]), { shape: [2, 2] });
+    const zero = Tensor.fromArray(new BigUint64Array(6), { shape: [2, 3] });
+    expect(() => shoupPrecompute(w, zero)).toThrow(new TensorArgumentError('shoupPrecompute: moduli[0]: expected a modulus in [2, 2^62), found 0'));
+    const small = modulusTable([97n, 3n]);
+    expect(() => shoupPrecompute(w, small)).toThrow(new TensorArgumentError('shoupPrecompute: w[1][0] = 3 is not reduced modulo moduli[1] = 3'));
+    for (const t of [w, zero, small]) t.dispose();
+  });
+
   it('writes into out, also in place, and returns it', () => {
     const { a, b, ta, tb, moduli } = setup(3n);
     const out = Tensor.empty(ta.shape, { dtype: 'uint64' });

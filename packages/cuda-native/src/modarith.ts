@@ -362,6 +362,9 @@ export function mulModShoup(a: Tensor, w: Tensor, wShoup: Tensor, moduli: Tensor
  * `floor(w * 2^64 / q)` per element of `w` (shaped `[limbs, N]`, reduced), the companion operand
  * of {@link mulModShoup}. Computed on the host (it needs 128-bit division); a CUDA `w` is copied
  * to the host and the result back to w's device.
+ *
+ * @throws {TensorArgumentError} when a modulus of the table lies outside [2, 2^62) or an element
+ *   of `w` is not below its limb's modulus (the native check names the limb and the element).
  */
 export function shoupPrecompute(w: Tensor, moduli: Tensor): Tensor {
   const op = 'shoupPrecompute';
@@ -376,7 +379,12 @@ export function shoupPrecompute(w: Tensor, moduli: Tensor): Tensor {
   }
   if (w._dev < 0) {
     const out = Tensor.empty(w.shape, { dtype: 'uint64' });
-    native().shoupPrecompute(-1, out._ptr, w._ptr, moduli._ptr, limbs, n);
+    try {
+      native().shoupPrecompute(-1, out._ptr, w._ptr, moduli._ptr, limbs, n);
+    } catch (error) {
+      out.dispose();
+      throw error;
+    }
     return out;
   }
   const hostW = w.to('cpu');

@@ -11,6 +11,9 @@ import { native, type NativeHandle } from './native.js';
 import { Event } from './event.js';
 
 const internal = Symbol('Stream.internal');
+/** The range of a 32-bit priority argument. */
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
 const defaults = new Map<number, Stream>();
 const current = new Map<number, Stream>();
 
@@ -53,7 +56,9 @@ export class Stream {
       if (!Number.isSafeInteger(priority)) {
         throw new TensorArgumentError(`new Stream(): priority must be an integer, got ${String(priority)}`);
       }
-      this._handle = native().streamCreate(this._deviceIndex, priority);
+      // CUDA clamps a priority to the device's range; passed as a 32-bit integer, a larger one
+      // would wrap around first (a very high priority becoming a low one).
+      this._handle = native().streamCreate(this._deviceIndex, Math.min(INT32_MAX, Math.max(INT32_MIN, priority)));
       this._isDefault = false;
       this.priority = native().streamInfo(this._handle).priority;
     }
@@ -83,16 +88,18 @@ export class Stream {
 
   /** The `cudaStream_t` value (0n for the legacy default stream), for interop and diagnostics. */
   get cudaStream(): bigint {
-    return native().streamInfo(this._live('cudaStream')).handle;
+    return native().streamInfo(this._live('Stream.cudaStream')).handle;
   }
 
   /** Makes future work on this stream wait for `event` (no host blocking). No-op for an event never recorded. */
   waitEvent(event: Event): void {
-    native().streamWaitEvent(this._live('waitEvent'), event._live('Stream.waitEvent'));
+    if (!(event instanceof Event)) throw new TensorArgumentError(`Stream.waitEvent: expected an Event, got ${String(event)}`);
+    native().streamWaitEvent(this._live('Stream.waitEvent'), event._live('Stream.waitEvent'));
   }
 
   /** Makes future work on this stream wait for the work queued so far on `other`. */
   waitStream(other: Stream): void {
+    if (!(other instanceof Stream)) throw new TensorArgumentError(`Stream.waitStream: expected a Stream, got ${String(other)}`);
     const marker = new Event({ enableTiming: false });
     try {
       marker.record(other);
@@ -104,12 +111,12 @@ export class Stream {
 
   /** Whether all work queued on this stream has completed. @throws {CudaGraphCaptureViolationError} during capture. */
   query(): boolean {
-    return native().streamQuery(this._live('query'));
+    return native().streamQuery(this._live('Stream.query'));
   }
 
   /** Blocks the host until all work queued on this stream completes. @throws {CudaGraphCaptureViolationError} during capture. */
   synchronize(): void {
-    native().streamSynchronize(this._live('synchronize'));
+    native().streamSynchronize(this._live('Stream.synchronize'));
   }
 
   /**
@@ -134,9 +141,9 @@ export class Stream {
     return this._isDefault ? `Stream(${this.device}, default)` : `Stream(${this.device}, priority ${this.priority})`;
   }
 
-  /** The native handle, checking the stream is alive. @internal */
+  /** The native handle, checking the stream is alive; `where` names the caller (`Stream.query`). @internal */
   _live(where: string): NativeHandle<'stream'> {
-    if (this.#disposed) throw new DisposedError(`Stream.${where}: the stream was disposed`);
+    if (this.#disposed) throw new DisposedError(`${where}: the stream was disposed`);
     return this._handle;
   }
 }

@@ -6,6 +6,7 @@ import { DTYPES, type DType } from './dtype.js';
 import {
   DTypeMismatchError,
   ShapeMismatchError,
+  HostOutOfMemoryError,
   TensorArgumentError,
   TensorDisposedError,
 } from './errors.js';
@@ -148,6 +149,22 @@ describe('copy_ on the CPU', () => {
     for (const x of [a, b, c]) x.dispose();
   });
 
+  it('reports host memory that cannot be allocated as HostOutOfMemoryError, with the size', () => {
+    // 2^50 bytes exceed any x86-64 or arm64 user address space, whatever the overcommit policy.
+    const before = memoryAllocated('cpu');
+    expect(() => Tensor.empty([2 ** 50], { dtype: 'uint8' })).toThrow(HostOutOfMemoryError);
+    expect(() => Tensor.empty([2 ** 50], { dtype: 'uint8' })).toThrow(/could not allocate 1125899906842624 bytes of host memory/);
+    expect(memoryAllocated('cpu')).toBe(before);
+  });
+
+  it('refuses non-boolean nonBlocking options with the operation named', () => {
+    const a = Tensor.fromArray(new Float32Array([1, 2]));
+    const b = Tensor.empty([2], { dtype: 'float32' });
+    expect(() => b.copy_(a, { nonBlocking: 'yes' as never })).toThrow(new TensorArgumentError('Tensor.copy_: options.nonBlocking must be a boolean, got yes'));
+    expect(() => a.to('cpu', { nonBlocking: 1 as never })).toThrow(new TensorArgumentError('Tensor.to: options.nonBlocking must be a boolean, got 1'));
+    for (const x of [a, b]) x.dispose();
+  });
+
   it('keeps the destination address and returns the destination', () => {
     const dst = Tensor.empty([5], { dtype: 'uint32' });
     const ptr = dst.dataPtr;
@@ -178,12 +195,14 @@ describe('copy_ on the CPU', () => {
           const dim = seed % shape.length;
           const size = shape[dim]!;
           const start = seed % size;
-          const length = size - start;
+          // Any length that fits, not only suffixes.
+          const length = 1 + (Math.floor(seed / 7) % (size - start));
           const view = t.narrow(dim, start, length);
           const packed = view.clone();
           expect(packed.isContiguous()).toBe(true);
           // Reference: walk all indices of the narrowed view.
           const expected: number[] = [];
+          const flats: number[] = [];
           const idx = new Array<number>(shape.length).fill(0);
           const viewShape = view.shape;
           const total = viewShape.reduce((x, y) => x * y, 1);
@@ -196,13 +215,16 @@ describe('copy_ on the CPU', () => {
             let flat = 0;
             for (let d = 0; d < shape.length; d++) flat = flat * shape[d]! + idx[d]! + (d === dim ? start : 0);
             expected.push(data[flat]!);
+            flats.push(flat);
           }
           expect(Array.from(packed.toArray() as Float64Array)).toEqual(expected);
-          const dst = Tensor.empty(view.shape, { dtype: 'float64' });
-          const back = t.narrow(dim, start, length);
-          back.copy_(dst.copy_(view));
-          expect(Array.from(t.toArray() as Float64Array)).toEqual(Array.from(data));
-          for (const x of [t, view, packed, dst, back]) x.dispose();
+          // Writing through the strided view: new values land exactly at the view's elements.
+          const negated = Tensor.fromArray(Float64Array.from(expected, (v) => -v - 1), { shape: view.shape });
+          view.copy_(negated);
+          const after = Float64Array.from(data);
+          flats.forEach((flat, k) => (after[flat] = -expected[k]! - 1));
+          expect(Array.from(t.toArray() as Float64Array)).toEqual(Array.from(after));
+          for (const x of [t, view, packed, negated]) x.dispose();
         },
       ),
       { numRuns: Number(process.env.FAST_CHECK_NUM_RUNS ?? 100) },

@@ -140,7 +140,8 @@ export class Tensor {
    * An uninitialized tensor.
    * @throws {TensorArgumentError} for a bad shape, dtype or device, or pinMemory with a CUDA device.
    * @throws {CudaUnavailableError} for a CUDA device or pinned memory without CUDA.
-   * @throws {CudaOutOfMemoryError} when memory runs out.
+   * @throws {CudaOutOfMemoryError} when device or pinned memory runs out.
+   * @throws {HostOutOfMemoryError} when pageable host memory runs out.
    */
   static empty(shape: readonly number[], options: EmptyOptions = {}): Tensor {
     const where = 'Tensor.empty';
@@ -313,6 +314,7 @@ export class Tensor {
       );
     }
     const nonBlocking = options.nonBlocking ?? false;
+    if (typeof nonBlocking !== 'boolean') throw new TensorArgumentError(`${where}: options.nonBlocking must be a boolean, got ${String(nonBlocking)}`);
     const stream = options.stream;
     if (stream !== undefined) {
       if (!(stream instanceof Stream)) throw new TensorArgumentError(`${where}: options.stream must be a Stream`);
@@ -328,7 +330,9 @@ export class Tensor {
     }
     if (this.numel === 0) return this;
     if (this._storage === src._storage && overlaps(this, src)) {
-      const staged = src.clone();
+      // Staged on the copy's stream: allocated, filled, read and freed in that stream's order
+      // (a clone on the current stream would race with a copy on another one).
+      const staged = stream === undefined ? src.clone() : withStream(stream, () => src.clone());
       try {
         copyInto(this, staged, nonBlocking, stream);
       } finally {
@@ -361,10 +365,11 @@ export class Tensor {
     const where = 'Tensor.to';
     this._check(where);
     const target = resolveDevice(device, where);
+    const nonBlocking = options.nonBlocking ?? false;
+    if (typeof nonBlocking !== 'boolean') throw new TensorArgumentError(`${where}: options.nonBlocking must be a boolean, got ${String(nonBlocking)}`);
     if (target.name === this.device) {
       return new Tensor(constructing, this._storage, this.shape, this.stride, this.storageOffset, this.dtype);
     }
-    const nonBlocking = options.nonBlocking ?? false;
     const pin = nonBlocking && target.index < 0 && nativeCudaStatus().available;
     const out = Tensor.empty(this.shape, { dtype: this.dtype, device: target.name, pinMemory: pin });
     try {

@@ -123,7 +123,7 @@ napi_value invoke(napi_env env, napi_callback_info info) {
   } catch (const Error& e) {
     throw_js(env, e);
   } catch (const std::bad_alloc&) {
-    throw_js(env, Error(ErrorKind::Internal, "host out of memory"));
+    throw_js(env, Error(ErrorKind::HostOutOfMemory, "host out of memory (a native allocation failed)"));
   } catch (const std::exception& e) {
     throw_js(env, Error(ErrorKind::Internal, e.what()));
   }

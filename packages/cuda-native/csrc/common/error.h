@@ -13,6 +13,7 @@ enum class ErrorKind {
   CudaUnavailable,   // CUDA asked for where the addon has no CUDA backend, driver or device
   Cuda,              // a CUDA runtime call failed
   CudaOutOfMemory,   // cudaMalloc / cudaHostAlloc failed even after releasing cached memory
+  HostOutOfMemory,   // pageable host memory could not be allocated, even after releasing cached memory
   CaptureViolation,  // an operation that is illegal while a CUDA graph capture is open
   Graph,             // misuse of a CUDA graph (replay before capture, capture twice, ...)
   Internal,          // a broken invariant: a bug in this library
@@ -25,6 +26,7 @@ inline const char* error_kind_name(ErrorKind kind) {
     case ErrorKind::CudaUnavailable: return "CudaUnavailable";
     case ErrorKind::Cuda: return "Cuda";
     case ErrorKind::CudaOutOfMemory: return "CudaOutOfMemory";
+    case ErrorKind::HostOutOfMemory: return "HostOutOfMemory";
     case ErrorKind::CaptureViolation: return "CaptureViolation";
     case ErrorKind::Graph: return "Graph";
     case ErrorKind::Internal: return "Internal";

@@ -63,7 +63,10 @@ class HostCache {
     if (p == nullptr) {
       empty_cache();
       p = std::aligned_alloc(kHostAlignment, size);
-      if (p == nullptr) throw std::bad_alloc();
+      if (p == nullptr) {
+        throw Error(ErrorKind::HostOutOfMemory, "could not allocate " + std::to_string(nbytes) + " bytes of host memory (a block of " +
+                                                    std::to_string(size) + " bytes), even after releasing the cache");
+      }
     }
     auto* b = new HostBlock();
     b->ptr = p;

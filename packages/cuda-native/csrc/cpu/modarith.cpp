@@ -1,3 +1,6 @@
+#include <string>
+
+#include "common/error.h"
 #include "common/modarith.h"
 
 #include "cpu/modarith_kernels.h"
@@ -128,10 +131,21 @@ void mul_mod_shoup(uint64_t* out, const uint64_t* a, const uint64_t* w, const ui
   });
 }
 
+// Throws (Argument) for a modulus outside [2, 2^62) or an unreduced w: the quotient divides by q
+// (0 would end the process with SIGFPE) and must fit a word (w < q). Other kernels take any table
+// without harm to the process, so this one checks what it divides by.
 void shoup_precompute(uint64_t* out, const uint64_t* w, const Modulus* moduli, int64_t limbs, int64_t n) {
   for (int64_t l = 0; l < limbs; ++l) {
     const uint64_t q = moduli[l].value;
-    for (int64_t i = l * n; i < (l + 1) * n; ++i) out[i] = fhelium::shoup_precompute(w[i], q);
+    FHELIUM_CHECK(q >= 2 && q < (uint64_t{1} << 62), Argument,
+                  "shoupPrecompute: moduli[" + std::to_string(l) + "]: expected a modulus in [2, 2^62), found " + std::to_string(q));
+    for (int64_t i = l * n; i < (l + 1) * n; ++i) {
+      if (w[i] >= q) {
+        fail(ErrorKind::Argument, "shoupPrecompute: w[" + std::to_string(l) + "][" + std::to_string(i - l * n) + "] = " + std::to_string(w[i]) +
+                                      " is not reduced modulo moduli[" + std::to_string(l) + "] = " + std::to_string(q));
+      }
+      out[i] = fhelium::shoup_precompute(w[i], q);
+    }
   }
 }
 
