@@ -174,6 +174,27 @@ describe('ValueTreeSignature.fromValue', () => {
     expect(ValueTreeSignature.fromValue(ok).kind).toBe('record');
   });
 
+  it('counts nesting the same way in fromValue, the constructor and fromJSON: MAX_NESTING_DEPTH containers, empty or not', () => {
+    const nested = (containers: number, innermost: unknown): unknown => {
+      let v = innermost;
+      for (let i = 1; i < containers; i += 1) v = [v];
+      return v;
+    };
+    for (const [label, innermost] of [
+      ['an empty innermost array', []],
+      ['a tensor in the innermost array', [fakeTensor({ shape: [1] })]],
+    ] as const) {
+      const fits = ValueTreeSignature.fromValue(nested(MAX_NESTING_DEPTH, innermost));
+      expect(() => ValueTreeSignature.fromValue(nested(MAX_NESTING_DEPTH + 1, innermost)), label).toThrow(`nests deeper than ${MAX_NESTING_DEPTH} levels`);
+      // One container more is refused by the constructor and by fromJSON too; the tree that fits
+      // round-trips through JSON.
+      expect(() => new ValueTreeSignature('array', { children: [fits] }), label).toThrow(`nest deeper than ${MAX_NESTING_DEPTH} levels`);
+      expect(ValueTreeSignature.fromJSON(fits.toJSON()).equals(fits), label).toBe(true);
+      const deeperJson = { kind: 'array', keys: [], children: [fits.toJSON()], leaf: null };
+      expect(() => ValueTreeSignature.fromJSON(deeperJson), label).toThrow(`nests deeper than ${MAX_NESTING_DEPTH} levels`);
+    }
+  });
+
   it('uses the path option as root label and never modifies its input', () => {
     expect(() => ValueTreeSignature.fromValue([1], { path: 'source' })).toThrow('source[0]: unsupported leaf');
     const tree = deepFreeze(example());
@@ -371,6 +392,34 @@ describe('ValueTreeSignature.validate', () => {
       t.cache.delete('b');
     });
     expect(mismatch(ValueTreeSignature.fromValue(example()), tree).path).toBe('value.cache');
+  });
+
+  it('reports the first of several mismatches of one leaf in the documented order of its fields', () => {
+    const fields = (value: unknown): string => mismatch(ValueTreeSignature.fromValue(example()), edited((t) => (t.operands[1] = value))).field as string;
+    // Header fields in order (typeName, schemaVersion, contextId), then metadata, then entries.
+    expect(fields(fakeValue({ schemaVersion: 2, contextId: 'ctx-2', tensors: [['c0', fakeTensor({ shape: [2, 8] })]] }))).toBe('schemaVersion');
+    expect(fields(fakeValue({ metadata: { level: 2, scale: 1099511627776n }, tensors: [] }))).toBe('metadata.level');
+    // A tensor: shape, then stride, then dtype.
+    expect(mismatch(ValueTreeSignature.fromValue(example()), edited((t) => (t.weights.bias = fakeTensor({ shape: [2], stride: [2], dtype: 'int32' })))).field).toBe('stride');
+  });
+
+  it('refuses tensor-like leaves with a malformed device or storage key, as the diagnostic walk does', () => {
+    const signature = ValueTreeSignature.fromValue([fakeTensor({ shape: [2] })]);
+    for (const edit of [{ device: 5 }, { storageKey: null }, { storageKey: undefined }]) {
+      const error = mismatch(signature, [{ ...fakeTensor({ shape: [2] }), ...edit }]);
+      expect([error.path, error.field], JSON.stringify(edit)).toEqual(['value[0]', 'node kind']);
+    }
+  });
+
+  it('remembers a frozen record for its own signature only', () => {
+    const t = fakeTensor({ shape: [1] });
+    const both = Object.freeze({ a: t, b: t });
+    const withB = ValueTreeSignature.fromValue({ a: fakeTensor({ shape: [1] }), b: fakeTensor({ shape: [1] }) });
+    const withoutB = ValueTreeSignature.fromValue({ a: fakeTensor({ shape: [1] }) });
+    withB.validate(both);
+    const error = mismatch(withoutB, both);
+    expect([error.path, error.field]).toEqual(['value', 'record keys']);
+    expect(error.found).toMatch(/extra "b"/);
   });
 
   it('uses the path option as root label, follows the signature on cyclic input and never modifies input', () => {

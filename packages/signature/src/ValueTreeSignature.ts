@@ -64,7 +64,11 @@ export class ValueTreeSignature {
   readonly keys: readonly (string | number)[];
   /** Logical payload bytes of every tensor in the tree. */
   readonly nbytes: number;
-  /** Container levels below this node (0 for a leaf); bounded by `MAX_NESTING_DEPTH`. */
+  /**
+   * Container levels from this node down (0 for a leaf, 1 for an empty container, else one more
+   * than its highest child); bounded by `MAX_NESTING_DEPTH`, which is how many containers
+   * `fromValue` lets nest.
+   */
   readonly #height: number;
 
   /**
@@ -97,7 +101,7 @@ export class ValueTreeSignature {
     let ordered: { keys: (string | number)[]; children: ValueTreeSignature[] } = { keys: [], children: [...children] };
     if (kind === 'array' && keys.length > 0) throw new TypeError('ValueTreeSignature(array): an array node has no keys');
     if (kind === 'record' || kind === 'map') ordered = orderKeyedChildren(kind, keys, children);
-    const height = ordered.children.reduce((max, child) => Math.max(max, child.#height + 1), 0);
+    const height = isLeaf ? 0 : 1 + ordered.children.reduce((max, child) => Math.max(max, child.#height), 0);
     if (height > MAX_NESTING_DEPTH) throw new TypeError(`ValueTreeSignature(${kind}): the tree would nest deeper than ${MAX_NESTING_DEPTH} levels`);
     this.kind = kind;
     this.leaf = leaf;
@@ -141,20 +145,21 @@ export class ValueTreeSignature {
 
   /**
    * Requires `value` to have exactly this structure and exact state. Devices never matter; node
-   * kinds, array lengths, record and Map keys (not their order), tensor shape, stride, dtype and
-   * layout, and every exact-value field do. The whole tree is checked before this returns, and the
+   * kinds, array lengths, record and Map keys (not their order), tensor shape, stride and dtype
+   * (a tensor-like leaf of another layout is not a tensor: a `node kind` mismatch), and every
+   * exact-value field do. The whole tree is checked before this returns, and the
    * input is only read (a value's `exactMetadata()` and `tensorEntries()` are called, nothing else).
    *
    * The first mismatch in canonical traversal order is thrown: a container's own kind and keys or
    * length before its children, children in canonical key order; for exact values typeName,
    * schemaVersion, contextId, metadata (key sets before entries, in canonical key order), then tensor
-   * entry names and each tensor's shape, stride, dtype and layout.
+   * entry names and each tensor's shape, stride and dtype.
    *
    * @param value - The candidate tree.
    * @param options - `path`: label of the root in messages (default `value`).
    * @throws ExecutionInputError with `path` (the node, such as `value[0].operands[1]`), `field` (what
    *   differs: `node kind`, `array length`, `record keys`, `map keys`, `shape`, `stride`, `dtype`,
-   *   `layout`, `typeName`, `schemaVersion`, `contextId`, `metadata.level`, `tensor entries`,
+   *   `typeName`, `schemaVersion`, `contextId`, `metadata.level`, `tensor entries`,
    *   `tensor "c0" stride`...), `expected` and `found`; the message is
    *   `<path>: <field>: expected <expected>, found <found>`.
    * @throws TypeError if `options.path` is not a string.
@@ -326,7 +331,12 @@ function decodeTree(json: unknown, label: string, depth: number): ValueTreeSigna
   }
   const kind = json.kind;
   if (!TREE_KINDS.includes(kind as TreeKind)) throw new TypeError(`${label}.kind: expected one of ${TREE_KINDS.join(', ')}, found ${describeValue(kind)}`);
-  if (depth > MAX_NESTING_DEPTH) throw new TypeError(`${label}: the encoded tree nests deeper than ${MAX_NESTING_DEPTH} levels`);
+  // `depth` containers lie above this node: a leaf may sit below MAX_NESTING_DEPTH of them, a
+  // container may be the MAX_NESTING_DEPTH-th (as fromValue and the constructor count).
+  const isLeafKind = kind === 'tensor' || kind === 'value';
+  if (depth > (isLeafKind ? MAX_NESTING_DEPTH : MAX_NESTING_DEPTH - 1)) {
+    throw new TypeError(`${label}: the encoded tree nests deeper than ${MAX_NESTING_DEPTH} levels`);
+  }
   const children = json.children;
   if (!Array.isArray(children)) throw new TypeError(`${label}.children: expected an array, found ${describeValue(children)}`);
   const leaf =
