@@ -268,11 +268,15 @@ describeCuda('CudaGraphProgram.capture failures', () => {
 
   it('example inputs: shared storage and several devices are refused before allocating', () => {
     const x = randomLimbs(51n, { device: DEV });
+    cuda.synchronize();
+    const allocated = memoryAllocated(DEV);
     const e = thrown(() => CudaGraphProgram.capture((a: Tensor, b: Tensor) => [a, b], { exampleInputs: [x, x.narrow(1, 0, 128)] }));
+    expect(memoryAllocated(DEV)).toBe(allocated);
     expect(e).toBeInstanceOf(CudaGraphInputError);
     expect(e.message).toMatch(/exampleInputs\[0\] and exampleInputs\[1\] share one storage \(views of one storage\)/);
     const same = thrown(() => CudaGraphProgram.capture((a: Tensor, b: Tensor) => [a, b], { exampleInputs: [x, x] }));
     expect(same.message).toMatch(/\(the same tensor twice\)/);
+    expect(memoryAllocated(DEV)).toBe(allocated);
     if (cuda.deviceCount() > 1) {
       const other = randomLimbs(52n, { device: 'cuda:1' });
       const d = thrown(() => CudaGraphProgram.capture((a: Tensor, b: Tensor) => [a, b], { exampleInputs: [x, other] }));

@@ -82,7 +82,7 @@ describeCuda('transfer/compute overlap', () => {
     disposeAll(examples[0].c0, examples[0].c1, examples[1]);
   }, 600_000);
 
-  it('two programs in ping-pong (a copy into one while the other replays): 500 rounds, all correct', () => {
+  it('two programs in ping-pong (copies into one and replays of the other alternate on two streams, ordered by events): 500 rounds, all correct', () => {
     const programs = [0, 1].map((k) =>
       CudaGraphProgram.capture(evaluate, { exampleInputs: [randomCiphertext(20n + BigInt(k), { device: DEV }), randomLimbs(30n + BigInt(k), { device: DEV })], warmup: 1 }),
     );
