@@ -12,8 +12,21 @@ export interface ParsedCommandArgs {
   /** Option values by long name (absent options are absent). */
   readonly values: Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>;
   readonly positionals: readonly string[];
-  /** Whether `--help`/`-h` was given (nothing else is validated then). */
+  /**
+   * Whether `--help`/`-h` was given (nothing else is validated then: when the rest of the line is
+   * wrong too, `values` and `positionals` are empty).
+   */
   readonly help: boolean;
+}
+
+/**
+ * Whether `-h` or `--help` is among `args` as an option (not after a `--` terminator). In strict
+ * mode neither can be the value of an option (`--out --help` is refused as ambiguous), so a token
+ * equal to one of them always asks for help.
+ */
+function asksForHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
 }
 
 /** The valid options of `spec`, as `--a, --b (-b)` for messages. */
@@ -40,6 +53,8 @@ export function parseCommandArgs(spec: CommandSpec, args: readonly string[]): Pa
   try {
     parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: spec.positionals !== undefined });
   } catch (error) {
+    // Help is what was asked for, whatever else is wrong on the line (`fhelium demo --help --bogus`).
+    if (asksForHelp(args)) return { values: {}, positionals: [], help: true };
     const code = (error as { code?: string }).code ?? '';
     const message = error instanceof Error ? error.message : String(error);
     const where = `fhelium ${spec.name}`;

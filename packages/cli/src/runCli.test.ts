@@ -59,9 +59,57 @@ describe('fhelium <command> --help', () => {
     });
   }
 
-  it('takes --help over bad options of the same command', async () => {
-    const { code, out } = await cli(['demo', '--preset', 'nope', '--help']);
-    expect(code).toBe(0);
-    expect(out).toMatch(/^Usage: fhelium demo/);
+  it('takes --help over bad options of the same command, unknown ones included', async () => {
+    for (const args of [
+      ['demo', '--preset', 'nope', '--help'],
+      ['demo', '--help', '--bogus'],
+      ['demo', '--bogus', '-h', '--size'],
+      ['bench', '--out', '', '--suite', 'gpu', '--help'],
+      ['chart', '--help', 'extra', '--nope=1'],
+      ['info', '--json=yes', '--help'],
+    ]) {
+      const { code, out, err } = await cli(args);
+      expect(code, args.join(' ')).toBe(0);
+      expect(out).toMatch(new RegExp(`^Usage: fhelium ${args[0]}`));
+      expect(err).toBe('');
+    }
+  });
+
+  it('reads --help after a -- terminator as an argument, not as a request for help', async () => {
+    const { code, err } = await cli(['demo', '--bogus', '--', '--help']);
+    expect(code).toBe(2);
+    expect(err).toMatch(/unknown option '--bogus'/);
+  });
+});
+
+describe('unexpected errors', () => {
+  // A stdout that throws stands for any error the CLI does not expect (not a CliUsageError or a
+  // CliFailure): those get their stack trace only when FHELIUM_DEBUG asks for it.
+  async function crash(env: Record<string, string | undefined>): Promise<{ code: number; err: string }> {
+    const io = memoryIo(process.cwd(), env);
+    const code = await runCli(['info'], {
+      ...io,
+      stdout: {
+        write: () => {
+          throw new TypeError('the sink broke');
+        },
+      },
+    });
+    return { code, err: io.stderrText() };
+  }
+
+  it('prints the stack trace only when FHELIUM_DEBUG is 1 or true (any case)', async () => {
+    for (const value of ['1', 'true', 'TRUE', 'True']) {
+      const { code, err } = await crash({ FHELIUM_DEBUG: value });
+      expect(code, value).toBe(1);
+      expect(err).toMatch(/^error: TypeError: the sink broke$/m);
+      expect(err, value).toMatch(/^TypeError: the sink broke\n\s+at /m);
+      expect(err).not.toMatch(/Set FHELIUM_DEBUG=1/);
+    }
+    for (const value of [undefined, '', '0', 'false', 'no', 'off']) {
+      const { code, err } = await crash({ FHELIUM_DEBUG: value });
+      expect(code, String(value)).toBe(1);
+      expect(err).toBe('error: TypeError: the sink broke\nSet FHELIUM_DEBUG=1 for the stack trace.\n');
+    }
   });
 });

@@ -51,6 +51,15 @@ function closest(word: string, candidates: readonly string[]): string | null {
 }
 
 /**
+ * Whether FHELIUM_DEBUG asks for stack traces: only `1` or `true` (any case). Presence alone is not
+ * enough, since `FHELIUM_DEBUG=0` or an empty value (left over from `FHELIUM_DEBUG= cmd`) means off.
+ */
+function debugEnabled(env: Readonly<Record<string, string | undefined>>): boolean {
+  const value = env.FHELIUM_DEBUG?.trim().toLowerCase();
+  return value === '1' || value === 'true';
+}
+
+/**
  * Runs `fhelium ARGV` (without node and the script) and returns the exit code; never throws.
  * @param argv - The arguments after `fhelium`.
  * @param io - Streams, environment and working directory (default: this process's).
@@ -92,7 +101,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     const name = error instanceof Error ? error.name : 'Error';
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(`${err.red('error:')} ${error instanceof FHEliumError ? '' : `${name}: `}${message}\n`);
-    if (io.env.FHELIUM_DEBUG !== undefined && error instanceof Error && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
+    if (debugEnabled(io.env) && error instanceof Error && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
     else io.stderr.write(err.dim('Set FHELIUM_DEBUG=1 for the stack trace.\n'));
     return EXIT_FAILURE;
   }

@@ -36,7 +36,7 @@ function day(date: unknown): string | null {
  * @throws {BenchFileError} when no known shape matches or no figure is found.
  */
 export function loadBenchRun(json: unknown, source: string): BenchRun {
-  if (!isRecord(json)) throw new BenchFileError(`${source}: expected a JSON object of benchmark results, got ${Array.isArray(json) ? 'an array' : typeof json}`);
+  if (!isRecord(json)) throw new BenchFileError(`${source}: expected a JSON object of benchmark results, got ${Array.isArray(json) ? 'an array' : json === null ? 'null' : typeof json}`);
   let figures: BenchFigure[];
   let machine: string | null;
   let date: string | null;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -54,6 +54,72 @@ describe('fhelium bench', () => {
       expect(await runCli(['bench', ...args], io), args.join(' ')).toBe(2);
       expect(io.stderrText()).toMatch(message);
     }
+  });
+
+  it('checks --out before any suite runs: an empty value, a directory, a path under a file are usage errors (exit code 2)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fhelium-bench-'));
+    writeFileSync(path.join(dir, 'file'), '');
+    const cases: [string, RegExp][] = [
+      ['', /fhelium bench: --out needs a file path such as fhelium-bench-\d{8}-\d{6}-cpu\.json, got ''/],
+      [dir, /fhelium bench: --out \S+ names a directory; give the record's file path, such as \S+fhelium-bench-\d{8}-\d{6}-cpu\.json/],
+      ['results/', /fhelium bench: --out results\/ names a directory/],
+      ['file/run.json', /fhelium bench: --out file\/run\.json: cannot create its directory \S+file: \S+file is a file, not a directory \(EEXIST\)/],
+      ['file/sub/run.json', /fhelium bench: --out file\/sub\/run\.json: cannot create its directory .*: a part of \S+ is a file, not a directory \(ENOTDIR\)/],
+    ];
+    for (const [out, message] of cases) {
+      const io = memoryIo(dir);
+      // The native suite takes a fraction of a second, but none may start: the header of the first
+      // suite is the first thing a run prints.
+      expect(await runCli(['bench', '--suite', 'native', '--device', 'cpu', '--quick', '--out', out], io), `--out '${out}'`).toBe(2);
+      expect(io.stderrText()).toMatch(message);
+      expect(io.stderrText()).toMatch(/Run 'fhelium bench --help' for usage\./);
+      expect(io.stderrText()).not.toMatch(/\[1\/1\]/);
+      expect(io.stdoutText()).toBe('');
+    }
+    expect(existsSync(path.join(dir, 'results'))).toBe(false);
+  });
+
+  // Root may write anywhere, so the permission check cannot fail for it (CI containers run as root).
+  it.skipIf(process.getuid?.() === 0)('refuses an --out directory, or a working directory for the default record, that cannot be written', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fhelium-bench-'));
+    const locked = path.join(dir, 'locked');
+    mkdirSync(locked);
+    chmodSync(locked, 0o500);
+    try {
+      const given = memoryIo(dir);
+      expect(await runCli(['bench', '--suite', 'native', '--device', 'cpu', '--out', 'locked/run.json'], given)).toBe(2);
+      expect(given.stderrText()).toMatch(/fhelium bench: --out locked\/run\.json cannot be written: EACCES: permission denied.*; give a writable path with --out FILE/);
+      expect(given.stderrText()).not.toMatch(/\[1\/1\]/);
+      const byDefault = memoryIo(locked);
+      expect(await runCli(['bench', '--suite', 'native', '--device', 'cpu'], byDefault)).toBe(2);
+      expect(byDefault.stderrText()).toMatch(/fhelium bench: the default --out fhelium-bench-\S+-cpu\.json \(in \S+locked\) cannot be written: EACCES/);
+    } finally {
+      chmodSync(locked, 0o700);
+    }
+  });
+
+  it('prints the figures when the record cannot be written after the run, then fails (exit code 1) naming --out', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fhelium-bench-'));
+    const results = path.join(dir, 'results');
+    const io = memoryIo(dir);
+    // The path passes the check before the run; a file then takes the place of its directory
+    // while the suite runs (when its header is printed), as a full disk or a cleanup script would.
+    const stderr = {
+      write: (text: string) => {
+        if (/\[1\/1\] native:/.test(text)) {
+          rmSync(results, { recursive: true });
+          writeFileSync(results, '');
+        }
+        return io.stderr.write(text);
+      },
+      isTTY: false,
+    };
+    const code = await runCli(['bench', '--suite', 'native', '--device', 'cpu', '--quick', '--out', 'results/run.json'], { ...io, stderr });
+    expect(code).toBe(1);
+    expect(io.stdoutText()).toMatch(/Node-API call +\d/);
+    expect(io.stdoutText()).toMatch(/3 figures \(0 with a DESIGN\.md reference\) from 1 suite\(s\); the record was NOT written/);
+    expect(io.stderrText()).toMatch(/^error: fhelium bench: cannot write the record to --out \S+run\.json: \S+results is a file, not a directory \(EEXIST\)$/m);
+    expect(io.stderrText()).not.toMatch(/FHELIUM_DEBUG/);
   });
 
   it('finds the suite scripts of the workspace packages, and says why one cannot be found', () => {

@@ -1,7 +1,4 @@
 /** `fhelium bench`: runs the packages' benchmark scripts, writes one JSON record, prints ratios. */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-
 import { CKKS_PRESETS, ckksPresetNames } from '@fhelium/ckks-values';
 import { cuda } from '@fhelium/cuda-native';
 
@@ -17,10 +14,11 @@ import {
   type BenchSuiteRecord,
 } from '../bench/BenchRecord.js';
 import { printFigures } from '../bench/printFigures.js';
+import { prepareRecordFile, writeRecordFile } from '../bench/recordFile.js';
 import { runBenchScript } from '../bench/runBenchScript.js';
 import { BENCH_SUITE_NAMES, BENCH_SUITES, locateSuite, type BenchSuite } from '../bench/suites.js';
 import type { CommandSpec } from '../commandSpec.js';
-import { CliUsageError, EXIT_FAILURE } from '../errors.js';
+import { CliFailure, CliUsageError, EXIT_FAILURE } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { deviceOption } from '../optionValues.js';
 import { parseCommandArgs } from '../parseCommandArgs.js';
@@ -39,7 +37,7 @@ export const benchSpec: CommandSpec = {
   ],
   options: {
     suite: { type: 'string', value: 'NAME', description: `${BENCH_SUITE_NAMES.join(', ')} or all (default all; all skips suites that are not installed).` },
-    out: { type: 'string', short: 'o', value: 'FILE', description: 'Where to write the JSON record (default fhelium-bench-<date>-<device>.json).' },
+    out: { type: 'string', short: 'o', value: 'FILE', description: 'Where to write the JSON record (default fhelium-bench-<date>-<device>.json); its directory is created and checked before any suite runs.' },
     presets: { type: 'string', value: 'A,B', description: 'CKKS presets for the ckks suite, comma-separated (default: the four DESIGN.md sets on CUDA, n14-l7,n15-l15 on the CPU).' },
     device: { type: 'string', value: 'DEV', description: 'cpu, cuda or cuda:N (default cuda:0 when available). cpu hides the GPUs from the suites.' },
     quick: { type: 'boolean', description: 'Fewer repetitions (BENCH_SCALE=0.1, 20 CUDA / 3 CPU reps): a smoke run, not a measurement.' },
@@ -87,7 +85,8 @@ export function benchEnvironment(env: Readonly<Record<string, string | undefined
 
 /**
  * Runs `fhelium bench ARGS`; returns the exit code.
- * @throws {CliUsageError} for bad options.
+ * @throws {CliUsageError} for bad options, --out included (checked before any suite runs);
+ *   {@link CliFailure} when the record cannot be written after all (the figures are printed first).
  */
 export async function benchCommand(args: readonly string[], io: CliIo, printHelp: () => void): Promise<number> {
   const parsed = parseCommandArgs(benchSpec, args);
@@ -101,7 +100,7 @@ export async function benchCommand(args: readonly string[], io: CliIo, printHelp
   const device = deviceOption('bench', v.device as string | undefined);
   const quick = v.quick === true;
   const started = new Date();
-  const outFile = path.resolve(io.cwd, (v.out as string | undefined) ?? defaultRecordName(started, device));
+  const outFile = prepareRecordFile(io.cwd, v.out as string | undefined, defaultRecordName(started, device));
   const err = styleFor(io.stderr, io.env);
   const env = benchEnvironment(io.env, device, quick);
 
@@ -143,14 +142,16 @@ export async function benchCommand(args: readonly string[], io: CliIo, printHelp
     suites: records,
     figures,
   };
-  mkdirSync(path.dirname(outFile), { recursive: true });
-  writeFileSync(outFile, `${JSON.stringify(record, null, 2)}\n`);
+  // The path was checked before the run, but the disk may have filled or the directory gone
+  // since: the figures are printed whatever happens, and the failure is reported after them.
+  const writeError = writeRecordFile(outFile, record);
 
   const out = styleFor(io.stdout, io.env);
   io.stdout.write(out.bold(`FHElium benchmarks on ${record.host.gpu ?? record.host.cpu} (${device}), ${record.date}${record.commit === null ? '' : `, commit ${record.commit.slice(0, 12)}`}\n`));
   printFigures(io.stdout, out, figures);
   const withRef = figures.filter((f) => f.ratio !== null).length;
-  io.stdout.write(`\n${figures.length} figures (${withRef} with a DESIGN.md reference) from ${records.filter((r) => r.status === 'ok').length} suite(s); record written to ${outFile}\n`);
+  io.stdout.write(`\n${figures.length} figures (${withRef} with a DESIGN.md reference) from ${records.filter((r) => r.status === 'ok').length} suite(s); ${writeError === null ? `record written to ${outFile}` : 'the record was NOT written'}\n`);
   if (quick) io.stdout.write(out.yellow('--quick: few repetitions; these figures are a smoke test, not measurements.\n'));
+  if (writeError !== null) throw new CliFailure(`fhelium bench: cannot write the record to --out ${outFile}: ${writeError}`);
   return failed ? EXIT_FAILURE : 0;
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,10 +40,12 @@ describe('fhelium chart', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'fhelium-chart-'));
     writeFileSync(path.join(dir, 'bad.json'), '{"not": "a benchmark"}');
     writeFileSync(path.join(dir, 'broken.json'), '{');
+    writeFileSync(path.join(dir, 'null.json'), 'null');
     const out = path.join(dir, 'charts');
     for (const [file, message] of [
       ['bad.json', /bad\.json: not benchmark JSON/],
       ['broken.json', /cannot read broken\.json as JSON/],
+      ['null.json', /null\.json: expected a JSON object of benchmark results, got null$/m],
       ['missing.json', /cannot read missing\.json as JSON: ENOENT/],
     ] as const) {
       const io = memoryIo(dir);
@@ -51,5 +53,35 @@ describe('fhelium chart', () => {
       expect(io.stderrText()).toMatch(message);
     }
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('fails with exit code 1 and a message naming --out when the directory cannot be made', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fhelium-chart-'));
+    writeFileSync(path.join(dir, 'file'), '');
+    for (const [out, reason] of [
+      ['file', /\S+file is a file, not a directory \(EEXIST\)/],
+      ['file/charts', /a part of \S+file\/charts is a file, not a directory \(ENOTDIR\)/],
+    ] as const) {
+      const io = memoryIo(dir);
+      expect(await runCli(['chart', path.join(fixtures, 'ckks-cpu.json'), '--out', out], io), `--out ${out}`).toBe(1);
+      expect(io.stderrText()).toMatch(new RegExp(`^error: fhelium chart: cannot write to --out ${out}: ${reason.source}$`, 'm'));
+      expect(io.stderrText()).not.toMatch(/FHELIUM_DEBUG/);
+      expect(io.stdoutText()).toBe('');
+    }
+  });
+
+  // Root may write anywhere, so the directory's permissions cannot stop it (CI containers run as root).
+  it.skipIf(process.getuid?.() === 0)('fails with exit code 1 and a message naming --out when the directory cannot be written', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fhelium-chart-'));
+    const locked = path.join(dir, 'locked');
+    mkdirSync(locked);
+    chmodSync(locked, 0o500);
+    try {
+      const io = memoryIo(dir);
+      expect(await runCli(['chart', path.join(fixtures, 'ckks-cpu.json'), '--out', 'locked'], io)).toBe(1);
+      expect(io.stderrText()).toMatch(/^error: fhelium chart: cannot write to --out locked: EACCES: permission denied, open '\S+locked\/ckks-cpu-n14-l7\.svg'$/m);
+    } finally {
+      chmodSync(locked, 0o700);
+    }
   });
 });

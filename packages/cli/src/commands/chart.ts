@@ -6,6 +6,7 @@ import { BenchFileError, loadBenchRun, type BenchRun } from '../chart/loadBenchR
 import { makeCharts } from '../chart/makeCharts.js';
 import type { CommandSpec } from '../commandSpec.js';
 import { CliFailure, CliUsageError } from '../errors.js';
+import { fileErrorReason } from '../fileErrorReason.js';
 import type { CliIo } from '../io.js';
 import { parseCommandArgs } from '../parseCommandArgs.js';
 
@@ -27,7 +28,8 @@ export const chartSpec: CommandSpec = {
 
 /**
  * Runs `fhelium chart ARGS`; returns the exit code.
- * @throws {CliUsageError} for bad options or a missing --out; {@link CliFailure} for unreadable or unknown files.
+ * @throws {CliUsageError} for bad options or a missing --out; {@link CliFailure} for unreadable or
+ *   unknown files, or an --out directory that cannot be created or written.
  */
 export function chartCommand(args: readonly string[], io: CliIo, printHelp: () => void): number {
   const parsed = parseCommandArgs(chartSpec, args);
@@ -54,13 +56,22 @@ export function chartCommand(args: readonly string[], io: CliIo, printHelp: () =
   });
   const charts = makeCharts(runs);
   const dir = path.resolve(io.cwd, outOption);
-  mkdirSync(dir, { recursive: true });
+  // A file in the way, a read-only directory or a full disk is the environment's fault, not the
+  // command line's: a failure (exit 1) naming --out, not a raw Node error.
+  const writing = (action: () => unknown): void => {
+    try {
+      action();
+    } catch (error) {
+      throw new CliFailure(`fhelium chart: cannot write to --out ${outOption}: ${fileErrorReason(error)}`);
+    }
+  };
+  writing(() => mkdirSync(dir, { recursive: true }));
   for (const c of charts) {
-    writeFileSync(path.join(dir, c.file), c.svg);
+    writing(() => writeFileSync(path.join(dir, c.file), c.svg));
     io.stdout.write(`  ${c.file.padEnd(36)} ${c.title}\n`);
   }
   const manifest = charts.map(({ svg: _svg, ...entry }) => entry);
-  writeFileSync(path.join(dir, CHART_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+  writing(() => writeFileSync(path.join(dir, CHART_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`));
   io.stdout.write(`${charts.length} chart(s) and ${CHART_MANIFEST} written to ${dir}\n`);
   return 0;
 }

@@ -45,6 +45,17 @@ describe('fhelium demo on the CPU', () => {
     expect(maxErrorOf(a.out)).not.toBe(maxErrorOf(c.out));
     expect(a.out).toMatch(/INSECURE test set/);
     expect(a.out).toMatch(/--seed given: keys and noise are reproducible/);
+    // Without --seed the data come from OS randomness and the keys and noise from the engine's
+    // CSPRNG: two runs differ in the error and in the largest |y_i| (printed to 3 significant
+    // digits and to 3 decimals: both equal by chance is vanishingly rare).
+    const d = await demo(args);
+    const e = await demo(args);
+    expect([d.code, e.code]).toEqual([0, 0]);
+    const maxErrorRow = (out: string): string => /^ {2}max error .*$/m.exec(out)?.[0] ?? '';
+    expect(maxErrorRow(d.out)).toMatch(/largest \|y_i\| is \d+\.\d{3}/);
+    expect(maxErrorRow(d.out)).not.toBe(maxErrorRow(e.out));
+    expect(maxErrorRow(a.out)).toBe(maxErrorRow(b.out));
+    expect(d.out).not.toMatch(/--seed given/);
   });
 
   it('fails with exit code 1 and a clear message when the error bound is exceeded', async () => {
