@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CkksEncodingError } from './errors.js';
-import { coefficientsToRns, rnsToBigIntCoefficients, rnsToCoefficients } from './rns.js';
+import { coefficientsToRns, rnsToBigIntCoefficients, rnsToCoefficients, rnsToCoefficientsExact } from './rns.js';
 
 // Moduli ≡ 1 mod 2^11 of 20, 40, 60 and 61 bits. The conversions only need them odd and pairwise
 // coprime (which the CRT itself checks); they are also prime.
@@ -51,6 +51,28 @@ describe('coefficientsToRns', () => {
     expect(() => coefficientsToRns(new Float64Array(4), [])).toThrow(/non-empty array/);
     expect(() => coefficientsToRns(new Float64Array(4), [P40, 4n])).toThrow(/primes\[1\] must be an odd bigint modulus/);
     expect(() => coefficientsToRns(new Float64Array(4), [2n ** 64n + 1n])).toThrow(/primes\[0\]/);
+  });
+});
+
+describe('rnsToCoefficientsExact', () => {
+  it('gives every centered integer below Q/2 (to float rounding), also those the first two primes cannot hold', () => {
+    const q = PRIMES.reduce((a, b) => a * b, 1n);
+    const halfQ = (q - 1n) / 2n;
+    const half01 = (P60 * P40 - 1n) / 2n;
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.bigInt({ min: -half01, max: half01 }), fc.bigInt({ min: -halfQ, max: halfQ })), { minLength: 1, maxLength: 32 }), (xs) => {
+        const got = rnsToCoefficientsExact(coefficientsToRns(xs, PRIMES), PRIMES);
+        xs.forEach((x, i) => expect(got[i]).toBe(Number(x)));
+      }),
+      { numRuns: 200 },
+    );
+    // The edges of the pair and of Q, where the two-prime reconstruction wraps around.
+    const edges = [half01, half01 + 1n, -half01 - 1n, halfQ, -halfQ, 2n ** 120n, -(2n ** 120n)];
+    const got = rnsToCoefficientsExact(coefficientsToRns(edges, PRIMES), PRIMES);
+    edges.forEach((x, i) => expect(got[i], String(x)).toBe(Number(x)));
+    // One and two primes: as rnsToCoefficients.
+    expect(rnsToCoefficientsExact(coefficientsToRns([-5n], [P60]), [P60])[0]).toBe(-5);
+    expect(rnsToCoefficientsExact(coefficientsToRns([half01], [P60, P40]), [P60, P40])[0]).toBe(Number(half01));
   });
 });
 

@@ -155,8 +155,9 @@ function checkResidues(residues: BigUint64Array, primes: readonly bigint[], limb
  *   modulo q0·q1; the result is x exactly when |x| < q0·q1/2.
  *
  * In both cases the integer is then rounded once to the nearest float64 (exact when |x| ≤ 2^53).
- * Using the first primes only is what decoding needs: after decryption |x| ≈ Δ·|m| is far below
- * q0 (or q0·q1 before a rescale), whatever the level.
+ * The first two primes hold |x| ≈ Δ·|m| of most plaintexts, but not all: a product of values
+ * above about 2^19 at scale 2^80 exceeds q0·q1/2 ≈ 2^99. The engine's decode uses
+ * {@link rnsToCoefficientsExact}, which checks against the other primes.
  *
  * @throws {CkksEncodingError} when `limbsToUse` is not 1 or 2 or exceeds the number of primes, the
  *   residue array does not match `primes`, a used residue is not below its prime, or q0 and q1 are
@@ -194,6 +195,63 @@ export function rnsToCoefficients(residues: BigUint64Array, primes: readonly big
     out[i] = Number(x > half ? x - modulus : x);
   }
   return out;
+}
+
+/**
+ * The centered integers of the residues (`[limbs, N]` over all of `primes`) as float64, exact up to
+ * the one final rounding, whatever their size below Q/2 (Q the product of the primes). Each
+ * coefficient is first rebuilt from the first two primes (Garner's step, as
+ * {@link rnsToCoefficients}) and checked against every other prime; only a coefficient that the
+ * first two cannot hold (|x| ≥ q0·q1/2, as after a multiplication with large values and a scale
+ * of 2^80) is rebuilt from all the primes. What decoding needs: the first two primes hold nearly
+ * every plaintext, and the check costs one small remainder per coefficient and further prime.
+ *
+ * @throws {CkksEncodingError} as {@link rnsToBigIntCoefficients}.
+ */
+export function rnsToCoefficientsExact(residues: BigUint64Array, primes: readonly bigint[]): Float64Array {
+  checkModuli(primes, 'rnsToCoefficientsExact');
+  const limbs = primes.length;
+  const n = checkResidues(residues, primes, limbs, 'rnsToCoefficientsExact');
+  if (limbs === 1) return rnsToCoefficients(residues, primes, 1);
+  const out = rnsToCoefficients(residues, primes, 2);
+  if (limbs === 2) return out;
+  const q0 = primes[0]!;
+  const q1 = primes[1]!;
+  const q0InverseModQ1 = modInverse(q0, q1, 'rnsToCoefficientsExact');
+  const pair = q0 * q1;
+  const halfPair = pair >> 1n;
+  let full: { modulus: bigint; half: bigint; basis: bigint[] } | null = null;
+  for (let i = 0; i < n; i += 1) {
+    const r0 = residues[i]!;
+    let difference = residues[n + i]! - (r0 % q1);
+    if (difference < 0n) difference += q1;
+    const unsigned = r0 + q0 * ((difference * q0InverseModQ1) % q1);
+    const x = unsigned > halfPair ? unsigned - pair : unsigned;
+    let held = true;
+    for (let l = 2; l < limbs && held; l += 1) {
+      const q = primes[l]!;
+      let r = x % q;
+      if (r < 0n) r += q;
+      held = r === residues[l * n + i]!;
+    }
+    if (held) continue;
+    full ??= crtBasis(primes, 'rnsToCoefficientsExact');
+    let y = 0n;
+    for (let l = 0; l < limbs; l += 1) y += residues[l * n + i]! * full.basis[l]!;
+    y %= full.modulus;
+    out[i] = Number(y > full.half ? y - full.modulus : y);
+  }
+  return out;
+}
+
+/** Q, Q/2 and the CRT basis (Q/q_l)·((Q/q_l)^(−1) mod q_l) of `primes`. */
+function crtBasis(primes: readonly bigint[], where: string): { modulus: bigint; half: bigint; basis: bigint[] } {
+  const modulus = primes.reduce((a, b) => a * b, 1n);
+  const basis = primes.map((q) => {
+    const cofactor = modulus / q;
+    return cofactor * modInverse(cofactor % q, q, where);
+  });
+  return { modulus, half: modulus >> 1n, basis };
 }
 
 /**

@@ -190,6 +190,17 @@ describe('CkksEngine on test-n10-l3 (CPU)', () => {
     expect(maxError(dec(engine.rotate(cx, 512, keys.rotationKeys)), (i) => x[i]!)).toBeLessThan(1e-7);
   });
 
+  it('decodes a product of large values at scale 2^80, beyond what the first two primes hold', () => {
+    // 1000·1000 at scale 2^80: |x| ≈ 2^100 > q0·q1/2 ≈ 2^99.
+    const big = new Float64Array(n).fill(1000);
+    const ct = engine.encrypt(engine.encode(big), keys.publicKey);
+    const product = engine.multiplyRelinearize(ct, ct, keys.relinearizationKey);
+    expect(product.scale).toBe(2 ** 80);
+    expect(maxError(dec(product), () => 1e6)).toBeLessThan(1e-3);
+    // The same after the rescale (which the first two primes always held).
+    expect(maxError(dec(engine.rescale(product)), () => 1e6)).toBeLessThan(1e-3);
+  });
+
   it('finds the rotation key of a step written as any equivalent step, or takes a single key', () => {
     const cx = engine.encrypt(engine.encode(x), keys.publicKey);
     const one = keys.rotationKeys.get(1)!;
@@ -301,7 +312,11 @@ describe('multiplication chain on test-n12-l7 (CPU)', () => {
       expect(maxError(engine.decode(engine.decrypt(ct, keys.secretKey)), (i) => expected[i]!)).toBeLessThan(1e-5);
     }
     expect(ct.level).toBe(0);
-    const square = engine.multiply(ct, ct);
+    // Its scale (2^40) squared does not fit the last level's modulus (q0 ≈ 2^60): refused.
+    expect(() => engine.multiply(ct, ct)).toThrow(/multiply: the product scale 2\^80\.00 does not fit below half the modulus of level 0 \(Q = 2\^60\.00\)/);
+    // A product that fits (scale 2^20 squared) still cannot be rescaled at level 0.
+    const small = engine.encrypt(engine.encode(x, { level: 0, scale: 2 ** 20 }), keys.publicKey);
+    const square = engine.multiply(small, small);
     expect(() => engine.relinearizeRescale(square, keys.relinearizationKey)).toThrow(/relinearizeRescale: ct is at level 0, the last level/);
     expect(() => engine.relinearizeRescale(ct, keys.relinearizationKey)).toThrow(/relinearizeRescale/);
   });

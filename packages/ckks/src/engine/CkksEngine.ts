@@ -31,6 +31,7 @@ import {
 import {
   Ciphertext,
   CkksParameters,
+  CkksValue,
   ConjugationKey,
   Plaintext,
   PublicKey,
@@ -41,7 +42,7 @@ import {
 
 import { CkksEncoder, type ComplexSlots, type SlotValues } from '../encoding/CkksEncoder.js';
 import { galoisElementForConjugation, galoisElementForRotation } from '../encoding/galois.js';
-import { coefficientsToRns, rnsToCoefficients } from '../encoding/rns.js';
+import { coefficientsToRns, rnsToCoefficientsExact } from '../encoding/rns.js';
 import {
   checkBelongs,
   checkCiphertext,
@@ -50,7 +51,10 @@ import {
   checkPlaintext,
   checkRescalable,
   describe,
+  checkCoefficientsFit,
+  optionsObject,
   productScale,
+  rescaledScale,
   sameKey,
   sameLevel,
   sameScale,
@@ -223,10 +227,11 @@ export class CkksEngine {
    * @throws {CkksArgumentError} for steps that are not safe integers or are multiples of N/2
    *   (the identity, which needs no key).
    */
-  generateKeys(options: GenerateKeysOptions = {}): CkksKeys {
+  generateKeys(options?: GenerateKeysOptions): CkksKeys {
     const op = 'generateKeys';
     this.live(op);
-    const rotations = options.rotations ?? [];
+    const { rotations = [], conjugation = false } = optionsObject(options, op, '{ rotations: [1, 2], conjugation: true }');
+    if (typeof conjugation !== 'boolean') throw new CkksArgumentError(`${op}: conjugation must be a boolean, got ${describe(conjugation)}`);
     if (!Array.isArray(rotations)) throw new CkksArgumentError(`${op}: rotations must be an array of integers, got ${describe(rotations)}`);
     const steps = rotations.map((k, i) => {
       if (typeof k !== 'number' || !Number.isSafeInteger(k)) throw new CkksArgumentError(`${op}: rotations[${i}] must be a safe integer, got ${describe(k)}`);
@@ -267,7 +272,7 @@ export class CkksEngine {
         rotationKeys.set(k, key);
       }
       const conjugationKey =
-        options.conjugation === true
+        conjugation === true
           ? keep(this.switchingKey(secretData, galoisElementForConjugation(p.logN), (data) => new ConjugationKey({ parameters: p, data, domain: 'ntt', keyId })))
           : undefined;
       return conjugationKey === undefined
@@ -303,17 +308,19 @@ export class CkksEngine {
    * `level` (default L) and `scale` (default Δ). Missing slots are zero.
    * @throws {CkksArgumentError} for a bad level or scale; `CkksEncodingError` for bad values.
    */
-  encode(values: SlotValues, options: EncodeOptions = {}): Plaintext {
+  encode(values: SlotValues, options?: EncodeOptions): Plaintext {
     const op = 'encode';
     this.live(op);
     const p = this.parameters;
-    const level = checkLevelOption(p, options.level ?? p.maxLevel, op);
-    const scale = options.scale ?? p.defaultScale;
+    const o = optionsObject(options, op, '{ level, scale }');
+    const level = checkLevelOption(p, o.level ?? p.maxLevel, op);
+    const scale = o.scale ?? p.defaultScale;
     if (typeof scale !== 'number' || !Number.isFinite(scale) || scale < 1) {
       throw new CkksArgumentError(`${op}: scale must be a finite number >= 1, got ${String(scale)}`);
     }
     const coefficients = this.encoder.encodeToCoefficients(values, scale);
     const primes = p.qPrimes.slice(0, level + 1);
+    checkCoefficientsFit(coefficients, primes, level, op);
     const data = upload(coefficientsToRns(coefficients, primes), [1, level + 1, p.ringDegree], this.device);
     try {
       nttForward(data, this._tables.ntt, { limbToPrime: this._tables.levels[level]!.qMap, out: data });
@@ -338,13 +345,14 @@ export class CkksEngine {
     this.live(op);
     checkPlaintext(this, pt, op, 'pt', null);
     const p = this.parameters;
-    const used = Math.min(2, pt.level + 1) as 1 | 2;
+    // Every limb of the level: the first two hold nearly every plaintext, the others tell when
+    // they do not (a product of large values at scale 2^80) and then give the exact integer.
+    const limbs = pt.level + 1;
     const scope = new Scope();
     try {
-      const head = scope.narrow(pt.data, 1, 0, used);
-      const coeff = pt.domain === 'ntt' ? scope.add(nttInverse(head, this._tables.ntt, { limbToPrime: this._tables.levels[used - 1]!.qMap })) : head;
+      const coeff = pt.domain === 'ntt' ? scope.add(nttInverse(pt.data, this._tables.ntt, { limbToPrime: this._tables.levels[pt.level]!.qMap })) : pt.data;
       const residues = coeff.toArray() as BigUint64Array;
-      const coefficients = rnsToCoefficients(residues, p.qPrimes.slice(0, used), used);
+      const coefficients = rnsToCoefficientsExact(residues, p.qPrimes.slice(0, limbs));
       return this.encoder.decodeFromCoefficients(coefficients, pt.scale);
     } finally {
       scope.dispose();
@@ -528,7 +536,7 @@ export class CkksEngine {
     checkCiphertext(this, ct, op);
     checkPlaintext(this, pt, op);
     sameLevel(ct, pt, op, 'ct', 'pt');
-    const scale = productScale(op, ct.scale, pt.scale);
+    const scale = productScale(op, ct.scale, pt.scale, this.parameters.qPrimes, ct.level);
     // One kernel: the plaintext (its cached [limbs, N] view) broadcast over every component. The
     // result is wrapped after the launch, so building it overlaps the kernel.
     const out = mulMod(ct.data, pt._component(0), this._tables.levels[ct.level]!.moduliQ);
@@ -547,15 +555,19 @@ export class CkksEngine {
     return this.wrapLike(a, out, a.level, scale, 3);
   }
 
-  /** multiply's checks of its operands; returns the product's scale. */
-  private checkMultiply(op: string, a: Ciphertext, b: Ciphertext): number {
+  /**
+   * multiply's checks of its operands (with `rescale`, also that there is a level to rescale to,
+   * before the product's scale is judged); returns the product's scale.
+   */
+  private checkMultiply(op: string, a: Ciphertext, b: Ciphertext, rescale = false): number {
     checkCiphertext(this, a, op, 'a');
     checkCiphertext(this, b, op, 'b');
     checkComponents(a, 2, op, 'a', '; relinearize it first');
     checkComponents(b, 2, op, 'b', '; relinearize it first');
     sameKey(a, b, op, 'a', 'b');
     sameLevel(a, b, op, 'a', 'b');
-    return productScale(op, a.scale, b.scale);
+    if (rescale) checkRescalable(a, op, 'a');
+    return productScale(op, a.scale, b.scale, this.parameters.qPrimes, a.level);
   }
 
   /** The checks of a relinearization key for `ct` (its key and level). */
@@ -592,12 +604,13 @@ export class CkksEngine {
     this.checkRelinearizationKey(op, ct, relinearizationKey);
     const l = ct.level;
     if (rescale) checkRescalable(ct, op);
+    const rescaled = rescale ? rescaledScale(op, ct.scale, this.parameters.qPrimes, l) : ct.scale;
     const scope = new Scope();
     try {
       const c01 = scope.narrow(ct.data, 0, 0, 2);
       const ks = keySwitch(this._tables, l, this.parameters.alpha, ct._component(2), relinearizationKey.data, c01, rescale);
       if (!rescale) return this.wrapLike(ct, ks, l, ct.scale, 2);
-      return this.wrapLike(ct, ks, l - 1, ct.scale / Number(this.parameters.qPrimes[l]!), 2);
+      return this.wrapLike(ct, ks, l - 1, rescaled, 2);
     } finally {
       scope.dispose();
     }
@@ -635,10 +648,10 @@ export class CkksEngine {
     rescale: boolean,
   ): Ciphertext {
     this.live(op);
-    const scale = this.checkMultiply(op, a, b);
+    const scale = this.checkMultiply(op, a, b, rescale);
     this.checkRelinearizationKey(op, a, relinearizationKey, 'a');
-    if (rescale) checkRescalable(a, op, 'a');
     const l = a.level;
+    const rescaled = rescale ? rescaledScale(op, scale, this.parameters.qPrimes, l, 'the product a·b') : scale;
     const tables = this._tables;
     const lt = tables.levels[l]!;
     const scope = new Scope();
@@ -660,7 +673,7 @@ export class CkksEngine {
       }
       const ks = keySwitchDigits(tables, l, digits, relinearizationKey.data, 1, scope.narrow(product, 0, 0, 2), rescale);
       if (!rescale) return this.wrapLike(a, ks, l, scale, 2);
-      return this.wrapLike(a, ks, l - 1, scale / Number(this.parameters.qPrimes[l]!), 2);
+      return this.wrapLike(a, ks, l - 1, rescaled, 2);
     } finally {
       scope.dispose();
     }
@@ -676,10 +689,11 @@ export class CkksEngine {
     checkCiphertext(this, ct, op);
     const l = ct.level;
     checkRescalable(ct, op);
+    const scale = rescaledScale(op, ct.scale, this.parameters.qPrimes, l);
     const lt = this._tables.levels[l]!;
     const out = rescaleNtt(ct.data, this._tables.ntt, lt.rescale!, { limbToPrime: lt.qMap });
     try {
-      return this.wrapLike(ct, out, l - 1, ct.scale / Number(this.parameters.qPrimes[l]!), ct.components);
+      return this.wrapLike(ct, out, l - 1, scale, ct.components);
     } catch (error) {
       out.dispose();
       throw error;
@@ -709,6 +723,8 @@ export class CkksEngine {
     const g = galoisElementForRotation(steps, this.parameters.logN);
     if (g === 1) return null;
     if (!(keys instanceof RotationKey) && !(keys instanceof Map) && !Array.isArray(keys)) {
+      // Another kind of key (a conjugation or relinearization key) is a key mismatch, as elsewhere.
+      if (keys instanceof CkksValue) throw new CkksKeyMismatchError(`${op}: rotationKeys must be rotation keys (a Map by step, an array or one RotationKey), got ${describe(keys)}`);
       throw new CkksArgumentError(`${op}: rotationKeys must be a Map of RotationKey by step, an array of RotationKey or one RotationKey, got ${describe(keys)}`);
     }
     // Searched in place (no copy of the candidates): the first RotationKey with this Galois element.
@@ -765,6 +781,7 @@ export class CkksEngine {
     checkCiphertext(this, ct, op);
     checkComponents(ct, 2, op, 'ct', '; relinearize it first');
     if (!(conjugationKey instanceof ConjugationKey)) {
+      if ((conjugationKey as unknown) instanceof CkksValue) throw new CkksKeyMismatchError(`${op}: conjugationKey must be a ConjugationKey, got ${describe(conjugationKey)}`);
       throw new CkksMissingKeyError(`${op}: conjugationKey must be a ConjugationKey (generateKeys({ conjugation: true })), got ${describe(conjugationKey)}`);
     }
     checkBelongs(this, conjugationKey, op, 'conjugationKey', 'ConjugationKey');

@@ -4,6 +4,7 @@
  */
 import { Ciphertext, Plaintext, type CkksParameters } from '@fhelium/ckks-values';
 
+import { CkksEncodingError } from '../encoding/errors.js';
 import {
   CkksArgumentError,
   CkksContextMismatchError,
@@ -93,18 +94,84 @@ export function sameScale(a: { scale: number }, b: { scale: number }, op: string
 }
 
 /**
- * The scale of a product, a.scale · b.scale, checked before any kernel runs (a value refuses a
- * scale that is not a finite number ≥ 1).
- * @throws {CkksScaleMismatchError} when the product overflows float64 (rescale an operand first).
+ * Checks that encoded coefficients (float64 integers, |c| ≤ 2^53 by the encoder) lie below half
+ * the level's modulus, where they can be represented: only a modulus of at most 54 bits (a level-0
+ * plaintext of parameters with a small first prime) can be too small.
+ * @throws {CkksEncodingError} naming the largest coefficient and the modulus: encode at a smaller
+ *   scale or a higher level.
  */
-export function productScale(op: string, a: number, b: number): number {
+export function checkCoefficientsFit(coefficients: Float64Array, primes: readonly bigint[], level: number, op: string): void {
+  const modulus = primes.reduce((a, b) => a * b, 1n);
+  if (modulus > 2n ** 55n) return;
+  const half = Number(modulus / 2n);
+  let largest = 0;
+  for (const c of coefficients) largest = Math.max(largest, Math.abs(c));
+  if (largest >= half) {
+    throw new CkksEncodingError(
+      `${op}: a coefficient of magnitude ${largest} does not fit below half the modulus of level ${level} (${modulus}); ` +
+        'encode smaller values, at a smaller scale, or at a higher level',
+    );
+  }
+}
+
+/**
+ * `options` as an object (`undefined` → `{}`).
+ * @throws {CkksArgumentError} for anything else (null, a number…), naming the operation.
+ */
+export function optionsObject<T extends object>(options: T | undefined, op: string, example: string): T {
+  if (options === undefined) return {} as T;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new CkksArgumentError(`${op}: options must be an object such as ${example}, got ${describe(options)}`);
+  }
+  return options;
+}
+
+/** log2 of Q_level = q_0 ⋯ q_level (as a float: what a scale is compared with). */
+export function levelModulusLog2(qPrimes: readonly bigint[], level: number): number {
+  let bits = 0;
+  for (let i = 0; i <= level; i += 1) bits += Math.log2(Number(qPrimes[i]!));
+  return bits;
+}
+
+/**
+ * The scale of a product at `level`, a.scale · b.scale, checked before any kernel runs (a value
+ * refuses a scale that is not a finite number ≥ 1).
+ * @throws {CkksScaleMismatchError} when the product overflows float64, or reaches half the level's
+ *   modulus Q_level / 2, where no value can be represented any more (decryption would give noise):
+ *   rescale an operand first.
+ */
+export function productScale(op: string, a: number, b: number, qPrimes: readonly bigint[], level: number): number {
   const scale = a * b;
   if (!Number.isFinite(scale)) {
     throw new CkksScaleMismatchError(
       `${op}: the product scale ${a} × ${b} overflows a float64 (largest finite ${Number.MAX_VALUE}); rescale an operand first`,
     );
   }
+  const modulusBits = levelModulusLog2(qPrimes, level);
+  if (Math.log2(scale) >= modulusBits - 1) {
+    throw new CkksScaleMismatchError(
+      `${op}: the product scale 2^${Math.log2(scale).toFixed(2)} does not fit below half the modulus of level ${level} ` +
+        `(Q = 2^${modulusBits.toFixed(2)}): the result could hold no value; rescale an operand first`,
+    );
+  }
   return scale;
+}
+
+/**
+ * The scale after dividing `scale` by q_level (a rescale), checked before any kernel runs.
+ * @throws {CkksScaleMismatchError} when it would fall below 1 (a value's smallest scale): the
+ *   operand was rescaled too often or encoded at too small a scale.
+ */
+export function rescaledScale(op: string, scale: number, qPrimes: readonly bigint[], level: number, name = 'ct'): number {
+  const q = Number(qPrimes[level]!);
+  const result = scale / q;
+  if (!(result >= 1)) {
+    throw new CkksScaleMismatchError(
+      `${op}: ${name} has scale ${scale} (2^${Math.log2(scale).toFixed(2)}); dividing it by q_${level} = ${qPrimes[level]} ` +
+        `would leave a scale below 1 (2^${Math.log2(result).toFixed(2)}): rescale only products, or encode at a larger scale`,
+    );
+  }
+  return result;
 }
 
 /** @throws {CkksKeyMismatchError} unless both carry the same key id. */
@@ -116,7 +183,7 @@ export function sameKey(a: { keyId: string }, b: { keyId: string }, op: string, 
 
 /** A short description of any value for messages. */
 export function describe(value: unknown): string {
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return String(value);
   if (typeof value === 'object') return (value as object).constructor?.name ?? 'an object';
   if (typeof value === 'string') return JSON.stringify(value);
   return `${typeof value} ${String(value)}`;

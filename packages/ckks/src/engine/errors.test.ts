@@ -1,7 +1,7 @@
 /** Every exact-state mismatch an engine operation refuses, with the error class and message. */
 import { describe, expect, it } from 'vitest';
 
-import { Ciphertext, SecretKey } from '@fhelium/ckks-values';
+import { Ciphertext, CkksParameters, generatePrimes, SecretKey } from '@fhelium/ckks-values';
 import { memoryAllocated } from '@fhelium/cuda-native';
 
 import { CkksEngine } from './CkksEngine.js';
@@ -14,6 +14,7 @@ import {
   CkksMissingKeyError,
   CkksScaleMismatchError,
 } from './errors.js';
+import { encodeMatrixDiagonals, tileVector } from './matrixVector.js';
 
 describe('engine errors', () => {
   const engine = CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, seed: 'errors' });
@@ -73,6 +74,48 @@ describe('engine errors', () => {
     }
   });
 
+  it('scales out of range for the level: a product that no longer fits its modulus, a rescale below scale 1', () => {
+    // Level 1 holds Q = q0·q1 ≈ 2^100: 2^40·2^40 fits, one factor 2^40 more does not.
+    const pt1 = engine.encode([0.5], { level: 1 });
+    const ct1 = engine.dropLevel(a, 1);
+    const square = engine.multiplyPlain(ct1, pt1);
+    expect(square.scale).toBe(2 ** 80);
+    expect(() => engine.multiplyPlain(square, pt1)).toThrow(CkksScaleMismatchError);
+    expect(() => engine.multiplyPlain(square, pt1)).toThrow(/multiplyPlain: the product scale 2\^120\.00 does not fit below half the modulus of level 1/);
+    // A rescale of a value at scale ≈ 1 (already rescaled once) would leave it below 1.
+    const once = engine.rescale(a);
+    expect(() => engine.rescale(once)).toThrow(CkksScaleMismatchError);
+    expect(() => engine.rescale(once)).toThrow(/rescale: ct has scale .*; dividing it by q_2 = \d+ would leave a scale below 1/);
+    // The fused forms judge the product they would rescale, before any kernel.
+    const lowScale = engine.encrypt(engine.encode([0.5], { scale: 2 ** 15 }), keys.publicKey);
+    const lowProduct = engine.multiply(lowScale, lowScale);
+    const before = memoryAllocated('cpu');
+    expect(() => engine.multiplyRelinearizeRescale(lowScale, lowScale, keys.relinearizationKey)).toThrow(/multiplyRelinearizeRescale: the product a·b has scale 1073741824/);
+    expect(() => engine.relinearizeRescale(lowProduct, keys.relinearizationKey)).toThrow(/relinearizeRescale: ct has scale 1073741824/);
+    expect(memoryAllocated('cpu')).toBe(before);
+  });
+
+  it('encode refuses coefficients that do not fit below half the level modulus (a small first prime)', () => {
+    const logN = 10;
+    const parameters = new CkksParameters({
+      logN,
+      qPrimes: [...generatePrimes({ bits: 42, count: 1, logN }), ...generatePrimes({ bits: 40, count: 1, logN })],
+      pPrimes: generatePrimes({ bits: 50, count: 1, logN }),
+      dnum: 2,
+      defaultScale: 2 ** 40,
+      allowInsecure: true,
+    });
+    const small = CkksEngine.create({ parameters, seed: 'small-q0', allowInsecure: true });
+    // Every slot 2 at scale 2^40: the constant coefficient is 2^41, q0/2 ≈ 2^41 − 2^12.
+    expect(() => small.encode(new Float64Array(small.slots).fill(2), { level: 0 })).toThrow(
+      /encode: a coefficient of magnitude 2199023255552 does not fit below half the modulus of level 0/,
+    );
+    expect(small.decode(small.encode(new Float64Array(small.slots).fill(1.9), { level: 0 }))[0]).toBeCloseTo(1.9, 9);
+    // At level 1 (Q ≈ 2^82) the same values fit.
+    expect(small.decode(small.encode(new Float64Array(small.slots).fill(2), { level: 1 }))[0]).toBeCloseTo(2, 9);
+    small.dispose();
+  });
+
   it('key mismatch: ciphertexts and keys of different secret keys', () => {
     const c = engine.encrypt(pt, other.publicKey);
     expect(() => engine.add(a, c)).toThrow(CkksKeyMismatchError);
@@ -90,6 +133,10 @@ describe('engine errors', () => {
       new RegExp(`multiplyRelinearize: a belongs to key ${keys.secretKey.keyId} but relinearizationKey to key ${other.secretKey.keyId}`),
     );
     expect(() => engine.rotate(a, 1, other.rotationKeys)).toThrow(/the rotation key for 1 steps/);
+    // A key of the wrong kind is a key mismatch too (a missing key is not).
+    expect(() => engine.rotate(a, 1, keys.conjugationKey! as never)).toThrow(CkksKeyMismatchError);
+    expect(() => engine.conjugate(a, keys.rotationKeys.get(1)! as never)).toThrow(CkksKeyMismatchError);
+    expect(() => engine.conjugate(a, undefined as never)).toThrow(CkksMissingKeyError);
     expect(() => engine.conjugate(a, other.conjugationKey!)).toThrow(CkksKeyMismatchError);
     expect(() => engine.encrypt(pt, keys.relinearizationKey as never)).toThrow(/key must be a PublicKey or a SecretKey, got RelinearizationKey/);
   });
@@ -118,6 +165,17 @@ describe('engine errors', () => {
     const coeff = new Ciphertext({ parameters: engine.parameters, data: a.data.clone(), level: 3, scale: a.scale, domain: 'coefficient', keyId: a.keyId });
     expect(() => engine.add(coeff, a)).toThrow(CkksDomainError);
     expect(() => engine.add(coeff, a)).toThrow(/add: a must be in the 'ntt' domain/);
+  });
+
+  it('malformed options and arguments of the helpers are CkksArgumentErrors naming the operation', () => {
+    expect(() => engine.encode([1], null as never)).toThrow(new CkksArgumentError('encode: options must be an object such as { level, scale }, got null'));
+    expect(() => engine.generateKeys(null as never)).toThrow(/generateKeys: options must be an object/);
+    expect(() => engine.generateKeys({ conjugation: 'yes' as never })).toThrow(new CkksArgumentError('generateKeys: conjugation must be a boolean, got "yes"'));
+    expect(() => encodeMatrixDiagonals(undefined as never, [[1]])).toThrow(new CkksArgumentError('encodeMatrixDiagonals: engine must be a CkksEngine, got undefined'));
+    expect(() => encodeMatrixDiagonals(engine, [[1]], null as never)).toThrow(/encodeMatrixDiagonals: options must be an object/);
+    expect(() => tileVector(5 as never, 4, engine.slots)).toThrow(new CkksArgumentError('tileVector: values must be an array of numbers, got number 5'));
+    expect(() => tileVector(['1'] as never, 4, engine.slots)).toThrow(new CkksArgumentError('tileVector: values[0] must be a finite number, got "1"'));
+    expect(() => tileVector([1], 4, 6)).toThrow(/tileVector: slots must be a power of two/);
   });
 
   it('missing keys and bad arguments', () => {

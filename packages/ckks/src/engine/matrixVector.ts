@@ -18,8 +18,8 @@
 import { addMod, mulAccumulateMod, type Tensor } from '@fhelium/cuda-native';
 import { Ciphertext, type Plaintext, type RotationKey } from '@fhelium/ckks-values';
 
-import { checkCiphertext, checkComponents, checkPlaintext, sameLevel, sameScale } from './checks.js';
-import type { CkksEngine, RotationKeys } from './CkksEngine.js';
+import { checkCiphertext, checkComponents, checkPlaintext, describe, optionsObject, productScale, rescaledScale, sameLevel, sameScale } from './checks.js';
+import { CkksEngine, type RotationKeys } from './CkksEngine.js';
 import { CkksArgumentError, CkksContextMismatchError, CkksLevelMismatchError } from './errors.js';
 import { keySwitchInnerProductInto, modDownRescale, modUpToDigits } from './keySwitch.js';
 import { Scope } from './scope.js';
@@ -66,8 +66,17 @@ export function matrixVectorRotationSteps(engine: CkksEngine, dimension: number)
  * {@link matrixVector} expects.
  */
 export function tileVector(values: ArrayLike<number>, dimension: number, slots: number): Float64Array {
+  if (!Number.isInteger(slots) || slots < 1 || (slots & (slots - 1)) !== 0) {
+    throw new CkksArgumentError(`tileVector: slots must be a power of two (engine.slots), got ${describe(slots)}`);
+  }
   const { period } = matrixVectorPlan(dimension, slots);
+  if (typeof values !== 'object' || values === null || typeof values.length !== 'number') {
+    throw new CkksArgumentError(`tileVector: values must be an array of numbers, got ${describe(values)}`);
+  }
   if (values.length > dimension) throw new CkksArgumentError(`tileVector: expected at most ${dimension} values, got ${values.length}`);
+  for (let i = 0; i < values.length; i += 1) {
+    if (!Number.isFinite(values[i])) throw new CkksArgumentError(`tileVector: values[${i}] must be a finite number, got ${describe(values[i])}`);
+  }
   const out = new Float64Array(slots);
   for (let t = 0; t < slots; t += 1) {
     const i = t % period;
@@ -108,6 +117,8 @@ export function encodeMatrixDiagonals(
   options: EncodeMatrixDiagonalsOptions = {},
 ): EncodedMatrixDiagonals {
   const op = 'encodeMatrixDiagonals';
+  if (!((engine as unknown) instanceof CkksEngine)) throw new CkksArgumentError(`${op}: engine must be a CkksEngine, got ${describe(engine)}`);
+  options = optionsObject(options, op, '{ level, scale }');
   if (!Array.isArray(matrix) || matrix.length === 0) throw new CkksArgumentError(`${op}: matrix must be a non-empty array of rows`);
   const d = matrix.length;
   matrix.forEach((row, r) => {
@@ -236,6 +247,9 @@ export function matrixVector(ct: Ciphertext, options: MatrixVectorOptions): Ciph
     steps.push({ babies, plaintexts: pts, key: j === 0 ? null : engine._rotationKey(ct, j * babySteps, rotationKeys, op) });
   }
   if (steps.length === 0) throw new CkksArgumentError(`${op}: the diagonals hold no plaintext; encode them with encodeMatrixDiagonals`);
+  // The product's scale and the rescaled one, refused before any kernel when out of range.
+  const scale = productScale(op, ct.scale, diagonals.scale, engine.parameters.qPrimes, ct.level);
+  const rescaled = rescaledScale(op, scale, engine.parameters.qPrimes, ct.level, 'the product M·v');
   // Baby step 0 is the input itself; the others share one ModUp (hoisted).
   const usedBaby = [...new Set(steps.flatMap((g) => g.babies))].filter((i) => i !== 0).sort((a, b) => a - b);
   const baby = engine.rotateMany(ct, usedBaby, rotationKeys);
@@ -281,7 +295,6 @@ export function matrixVector(ct: Ciphertext, options: MatrixVectorOptions): Ciph
         scope.dispose();
       }
     }
-    const scale = ct.scale * diagonals.scale;
     if (sumQP === null) {
       const product = new Ciphertext({ parameters: engine.parameters, data: sumQ!, level, scale, domain: 'ntt', keyId: ct.keyId, components: 2 });
       sumQ = null;
@@ -293,7 +306,6 @@ export function matrixVector(ct: Ciphertext, options: MatrixVectorOptions): Ciph
     }
     // The shared ModDown and the rescale in one pass (the same words as rescale(modDown(...))).
     data = modDownRescale(tables, level, sumQP, sumQHasComponent1 ? sumQ! : scope.component(sumQ!, 0));
-    const rescaled = scale / Number(engine.parameters.qPrimes[level]!);
     const out = new Ciphertext({ parameters: engine.parameters, data, level: level - 1, scale: rescaled, domain: 'ntt', keyId: ct.keyId, components: 2 });
     data = null;
     return out;
