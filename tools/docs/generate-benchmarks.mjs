@@ -96,7 +96,24 @@ function isBenchJson(data) {
   return data !== null && typeof data === 'object' && (data.format === 'fhelium-bench' || Array.isArray(data.results));
 }
 
-/** Run folders under reports/gpu/ holding benchmark JSON, newest (by name) first, with their files. */
+/**
+ * The GPU names a benchmark file records: a `fhelium bench` record's `host.gpu`, or the `gpu` of
+ * each script result of a collection. Empty when the file names none.
+ */
+function gpusOf(data) {
+  const names = data.format === 'fhelium-bench' ? [data.host?.gpu] : data.results.map((entry) => entry?.result?.gpu);
+  return names.filter((name) => typeof name === 'string' && name !== '');
+}
+
+/** `a`, `a or b`, `a, b or c`. */
+function orList(items) {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+}
+
+/**
+ * Run folders under reports/gpu/ holding benchmark JSON, newest (by name) first, with their files
+ * and the GPUs their readable files name (sorted, without repeats).
+ */
 function runs() {
   if (!existsSync(reportsDir)) return [];
   const out = [];
@@ -115,7 +132,7 @@ function runs() {
       }
       if (isBenchJson(data)) files.push({ file, data });
     }
-    if (files.length > 0) out.push({ name, files });
+    if (files.length > 0) out.push({ name, files, gpus: [...new Set(files.flatMap((f) => (f.data ? gpusOf(f.data) : [])))].sort() });
   }
   return out;
 }
@@ -144,21 +161,32 @@ function renderRecord(file, record) {
 
 const cli = findCli();
 rmSync(chartsDir, { recursive: true, force: true });
+const found = runs();
+// The GPU comes from the records themselves: the device lease has not always given the same card.
+const allGpus = [...new Set(found.flatMap((run) => run.gpus))].sort();
+const machine =
+  allGpus.length === 0
+    ? 'the GPU machine'
+    : allGpus.length === 1
+      ? `the GPU machine (one ${escapeCell(allGpus[0])})`
+      : `the GPU machine (one GPU per run: ${escapeCell(orList(allGpus))}, named under each run)`;
 const lines = [
   '# Benchmarks',
   '',
-  'Figures recorded by the benchmark scripts on the GPU machine (one NVIDIA H200), newest run first.',
+  `Figures recorded by the benchmark scripts on ${machine}, newest run first.`,
   'They are copied from each run\'s `bench.json` under `reports/gpu/` of the repository, with values',
   'rounded to four significant digits for display. Charts come from `fhelium chart` where it has',
   'drawn them.',
   '',
 ];
 
-const found = runs();
 if (found.length === 0) lines.push('No benchmark run has been recorded yet.', '');
 const problems = [];
 for (const run of found) {
   lines.push(`## Run ${run.name}`, '');
+  if (allGpus.length > 1) {
+    lines.push(run.gpus.length > 0 ? `On ${escapeCell(orList(run.gpus))}.` : 'The run\'s records name no GPU.', '');
+  }
   const runDir = path.join(reportsDir, run.name);
   const runCharts = path.join(chartsDir, run.name);
   for (const svg of readdirSync(runDir).filter((f) => f.endsWith('.svg'))) {
