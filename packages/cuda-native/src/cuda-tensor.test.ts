@@ -6,7 +6,7 @@ import { DTYPES } from './dtype.js';
 import { CudaUnavailableError, DeviceMismatchError, TensorArgumentError, TensorDisposedError } from './errors.js';
 import { addMod, modulusTable } from './modarith.js';
 import { sampleArray } from './reference.test-helpers.js';
-import { Stream } from './stream.js';
+import { Stream, withStream } from './stream.js';
 import { Tensor, type EmptyOptions } from './tensor.js';
 import { describeCuda } from './testing.js';
 
@@ -151,6 +151,9 @@ describeCuda('CUDA tensors', () => {
     const side = new Stream('cuda');
     const gate = Tensor.empty([64 << 20], { dtype: 'uint8', pinMemory: true });
     const gateTarget = Tensor.empty([64 << 20], { dtype: 'uint8', device: 'cuda' });
+    // The staging buffer must come from the allocator's cache: a fresh cudaMalloc may synchronize
+    // the device, which would let the busy stream drain before the copy is enqueued.
+    withStream(side, () => Tensor.empty([n], { dtype: 'uint64', device: 'cuda' })).dispose();
     cuda.synchronize();
     for (let i = 0; i < 4; i += 1) gateTarget.copy_(gate, { nonBlocking: true });
     t.narrow(0, 1, n).copy_(t.narrow(0, 0, n), { stream: side, nonBlocking: true });
