@@ -195,8 +195,10 @@ export class CkksEngine {
       }
       params = parameters;
     }
-    const device = options.device ?? 'cpu';
-    if (typeof device !== 'string') throw new CkksArgumentError(`CkksEngine.create: device must be a string such as 'cpu' or 'cuda:0', got ${describe(device)}`);
+    const device = options.device === undefined ? 'cpu' : options.device;
+    if (typeof device !== 'string' || !/^(cpu|cuda(:\d+)?)$/.test(device)) {
+      throw new CkksArgumentError(`CkksEngine.create: device must be 'cpu', 'cuda' or 'cuda:N', got ${describe(device)}`);
+    }
     const random = options.seed === undefined ? new OsRandomSource() : new SeededRandomSource(options.seed);
     return new CkksEngine(params, device, random);
   }
@@ -217,6 +219,11 @@ export class CkksEngine {
 
   private live(op: string): void {
     if (this.#disposed) throw new CkksArgumentError(`${op}: the engine was disposed`);
+  }
+
+  /** {@link live} for evaluators built on the engine (matrixVector). @internal */
+  _live(op: string): void {
+    this.live(op);
   }
 
   // ── Keys ──────────────────────────────────────────────────────────────────────────────────
@@ -812,6 +819,9 @@ export class CkksEngine {
     checkCiphertext(this, ct, op);
     checkComponents(ct, 2, op, 'ct', '; relinearize it first');
     if (!Array.isArray(steps)) throw new CkksArgumentError(`${op}: steps must be an array of integers, got ${describe(steps)}`);
+    steps.forEach((k, i) => {
+      if (typeof k !== 'number' || !Number.isSafeInteger(k)) throw new CkksArgumentError(`${op}: steps[${i}] must be a safe integer, got ${describe(k)}`);
+    });
     const keys = steps.map((k) => this.findRotationKey(ct, k, rotationKeys, op));
     const results: Ciphertext[] = [];
     const scope = new Scope();

@@ -24,12 +24,14 @@ export interface EngineIdentity {
 interface StatefulValue {
   readonly contextId: string;
   readonly isDisposed: boolean;
-  readonly data: { readonly device: string };
+  readonly data: { readonly device: string; readonly isDisposed: boolean };
 }
 
 /** The value's context and device against the engine's; not disposed. */
 export function checkBelongs(engine: EngineIdentity, value: StatefulValue, op: string, name: string, typeName: string): void {
   if (value.isDisposed) throw new CkksArgumentError(`${op}: ${name} (a ${typeName}) was disposed (use after dispose)`);
+  // Its tensor disposed directly (or the storage a rebuilt value borrowed, disposed by its owner).
+  if (value.data.isDisposed) throw new CkksArgumentError(`${op}: ${name} (a ${typeName}) holds a disposed tensor (its data was disposed directly, or by the value it was built around)`);
   if (value.contextId !== engine.parameters.contextId) {
     throw new CkksContextMismatchError(
       `${op}: ${name} belongs to context ${value.contextId.slice(0, 16)}… but the engine to ${engine.parameters.contextId.slice(0, 16)}… ` +

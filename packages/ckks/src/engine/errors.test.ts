@@ -176,6 +176,13 @@ describe('engine errors', () => {
     expect(() => tileVector(5 as never, 4, engine.slots)).toThrow(new CkksArgumentError('tileVector: values must be an array of numbers, got number 5'));
     expect(() => tileVector(['1'] as never, 4, engine.slots)).toThrow(new CkksArgumentError('tileVector: values[0] must be a finite number, got "1"'));
     expect(() => tileVector([1], 4, 6)).toThrow(/tileVector: slots must be a power of two/);
+    expect(() => engine.rotateMany(a, [1, 1.5], keys.rotationKeys)).toThrow(new CkksArgumentError('rotateMany: steps[1] must be a safe integer, got number 1.5'));
+    expect(() => CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, device: 'gpu' })).toThrow(/CkksEngine.create: device must be 'cpu', 'cuda' or 'cuda:N', got "gpu"/);
+    expect(() => CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, device: null as never })).toThrow(/device must be 'cpu', 'cuda' or 'cuda:N', got null/);
+    // A value whose tensor was disposed directly is named, not reported by a kernel.
+    const orphan = engine.encrypt(pt, keys.publicKey);
+    orphan.data.dispose();
+    expect(() => engine.add(a, orphan)).toThrow(new CkksArgumentError('add: b (a Ciphertext) holds a disposed tensor (its data was disposed directly, or by the value it was built around)'));
   });
 
   it('missing keys and bad arguments', () => {

@@ -171,6 +171,12 @@ describe('matrixVector (CPU, test-n10-l3: 512 slots)', () => {
     expect(() => matrixVector(ct2, { engine, diagonals, rotationKeys: keys.rotationKeys })).toThrow(/ct is at level 2 but the diagonals were encoded for level 3/);
     const ct3 = engine.encrypt(engine.encode([1]), keys.publicKey);
     expect(() => matrixVector(ct3, { engine, diagonals, rotationKeys: [keys.rotationKeys.get(1)!] })).toThrow(CkksMissingKeyError);
+    // A missing baby-step key is reported as matrixVector's, not as the rotateMany inside it.
+    const onlyGiant = [...keys.rotationKeys.values()].filter((k) => k.steps !== 2);
+    expect(() => matrixVector(ct3, { engine, diagonals, rotationKeys: onlyGiant })).toThrow(/^matrixVector: no rotation key for 2 steps/);
+    const ct0 = engine.dropLevel(ct3, 0);
+    expect(() => matrixVector(ct0, { engine, diagonals, rotationKeys: keys.rotationKeys })).toThrow(/matrixVector: ct is at level 0; the product rescales once, so it needs level >= 1/);
+    expect(() => matrixVector(ct3, { engine: {} as never, diagonals, rotationKeys: keys.rotationKeys })).toThrow(/matrixVector: engine must be a CkksEngine, got Object/);
     const other = CkksEngine.create({ preset: 'test-n11-l5', allowInsecure: true, seed: 'x' });
     const foreign = encodeMatrixDiagonals(other, m, { level: 3 });
     expect(() => matrixVector(ct3, { engine, diagonals: foreign, rotationKeys: keys.rotationKeys })).toThrow(CkksContextMismatchError);

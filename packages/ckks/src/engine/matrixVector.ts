@@ -213,9 +213,8 @@ export function matrixVector(ct: Ciphertext, options: MatrixVectorOptions): Ciph
   const op = 'matrixVector';
   if (options === null || typeof options !== 'object') throw new CkksArgumentError(`${op}: expected { engine, diagonals, rotationKeys }`);
   const { engine, diagonals, rotationKeys } = options;
-  if (engine === null || typeof engine !== 'object' || typeof engine.rotateMany !== 'function') {
-    throw new CkksArgumentError(`${op}: engine must be a CkksEngine`);
-  }
+  if (!((engine as unknown) instanceof CkksEngine)) throw new CkksArgumentError(`${op}: engine must be a CkksEngine, got ${describe(engine)}`);
+  engine._live(op);
   checkCiphertext(engine, ct, op);
   checkComponents(ct, 2, op, 'ct', '; relinearize it first');
   if (diagonals === null || typeof diagonals !== 'object' || !(diagonals.plaintexts instanceof Map)) {
@@ -224,6 +223,7 @@ export function matrixVector(ct: Ciphertext, options: MatrixVectorOptions): Ciph
   if (diagonals.contextId !== engine.parameters.contextId) {
     throw new CkksContextMismatchError(`${op}: the diagonals were encoded for context ${diagonals.contextId.slice(0, 16)}… but the engine is ${engine.parameters.contextId.slice(0, 16)}…`);
   }
+  if (ct.level === 0) throw new CkksLevelMismatchError(`${op}: ct is at level 0; the product rescales once, so it needs level >= 1`);
   if (diagonals.level !== ct.level) {
     throw new CkksLevelMismatchError(`${op}: ct is at level ${ct.level} but the diagonals were encoded for level ${diagonals.level}; encode them with { level: ${ct.level} }`);
   }
@@ -252,6 +252,8 @@ export function matrixVector(ct: Ciphertext, options: MatrixVectorOptions): Ciph
   const rescaled = rescaledScale(op, scale, engine.parameters.qPrimes, ct.level, 'the product M·v');
   // Baby step 0 is the input itself; the others share one ModUp (hoisted).
   const usedBaby = [...new Set(steps.flatMap((g) => g.babies))].filter((i) => i !== 0).sort((a, b) => a - b);
+  // The baby steps' keys too, so that a missing one is reported as matrixVector's.
+  for (const i of usedBaby) engine._rotationKey(ct, i, rotationKeys, op);
   const baby = engine.rotateMany(ct, usedBaby, rotationKeys);
   const babyData = new Map<number, Tensor>(usedBaby.map((i, n) => [i, baby[n]!.data]));
   babyData.set(0, ct.data);
