@@ -181,6 +181,7 @@ export class CkksEngine {
    */
   static create(options: CkksEngineOptions): CkksEngine {
     if (options === null || typeof options !== 'object') throw new CkksArgumentError(`CkksEngine.create: expected an options object, got ${describe(options)}`);
+    optionsObject(options, 'CkksEngine.create', ['preset', 'parameters', 'device', 'allowInsecure', 'seed']);
     const { preset, parameters } = options;
     if ((preset === undefined) === (parameters === undefined)) {
       throw new CkksArgumentError('CkksEngine.create: pass exactly one of { preset } and { parameters }');
@@ -237,7 +238,7 @@ export class CkksEngine {
   generateKeys(options?: GenerateKeysOptions): CkksKeys {
     const op = 'generateKeys';
     this.live(op);
-    const { rotations = [], conjugation = false } = optionsObject(options, op, '{ rotations: [1, 2], conjugation: true }');
+    const { rotations = [], conjugation = false } = optionsObject(options, op, ['rotations', 'conjugation']);
     if (typeof conjugation !== 'boolean') throw new CkksArgumentError(`${op}: conjugation must be a boolean, got ${describe(conjugation)}`);
     if (!Array.isArray(rotations)) throw new CkksArgumentError(`${op}: rotations must be an array of integers, got ${describe(rotations)}`);
     const steps = rotations.map((k, i) => {
@@ -319,7 +320,7 @@ export class CkksEngine {
     const op = 'encode';
     this.live(op);
     const p = this.parameters;
-    const o = optionsObject(options, op, '{ level, scale }');
+    const o = optionsObject(options, op, ['level', 'scale']);
     const level = checkLevelOption(p, o.level ?? p.maxLevel, op);
     const scale = o.scale ?? p.defaultScale;
     if (typeof scale !== 'number' || !Number.isFinite(scale) || scale < 1) {

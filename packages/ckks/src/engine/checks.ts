@@ -117,13 +117,19 @@ export function checkCoefficientsFit(coefficients: Float64Array, primes: readonl
 }
 
 /**
- * `options` as an object (`undefined` → `{}`).
- * @throws {CkksArgumentError} for anything else (null, a number…), naming the operation.
+ * `options` as an object (`undefined` → `{}`) holding only the `known` keys: a misspelt option
+ * (`rotation` for `rotations`) would otherwise be ignored without a word.
+ * @throws {CkksArgumentError} for anything else (null, a number…) or an unknown key, naming the
+ *   operation and the options it takes.
  */
-export function optionsObject<T extends object>(options: T | undefined, op: string, example: string): T {
+export function optionsObject<T extends object>(options: T | undefined, op: string, known: readonly string[]): T {
   if (options === undefined) return {} as T;
+  const example = `{ ${known.join(', ')} }`;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new CkksArgumentError(`${op}: options must be an object such as ${example}, got ${describe(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) throw new CkksArgumentError(`${op}: unknown option ${JSON.stringify(key)}; expected ${known.join(', ')}`);
   }
   return options;
 }

@@ -171,6 +171,12 @@ describe('engine errors', () => {
     expect(() => engine.encode([1], null as never)).toThrow(new CkksArgumentError('encode: options must be an object such as { level, scale }, got null'));
     expect(() => engine.generateKeys(null as never)).toThrow(/generateKeys: options must be an object/);
     expect(() => engine.generateKeys({ conjugation: 'yes' as never })).toThrow(new CkksArgumentError('generateKeys: conjugation must be a boolean, got "yes"'));
+    // A misspelt option is refused, not ignored.
+    expect(() => engine.generateKeys({ rotation: [1] } as never)).toThrow(new CkksArgumentError('generateKeys: unknown option "rotation"; expected rotations, conjugation'));
+    expect(() => engine.encode([1], { levle: 2 } as never)).toThrow(/encode: unknown option "levle"; expected level, scale/);
+    expect(() => CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, devise: 'cuda' } as never)).toThrow(
+      /CkksEngine.create: unknown option "devise"; expected preset, parameters, device, allowInsecure, seed/,
+    );
     expect(() => encodeMatrixDiagonals(undefined as never, [[1]])).toThrow(new CkksArgumentError('encodeMatrixDiagonals: engine must be a CkksEngine, got undefined'));
     expect(() => encodeMatrixDiagonals(engine, [[1]], null as never)).toThrow(/encodeMatrixDiagonals: options must be an object/);
     expect(() => tileVector(5 as never, 4, engine.slots)).toThrow(new CkksArgumentError('tileVector: values must be an array of numbers, got number 5'));

@@ -118,7 +118,7 @@ export function encodeMatrixDiagonals(
 ): EncodedMatrixDiagonals {
   const op = 'encodeMatrixDiagonals';
   if (!((engine as unknown) instanceof CkksEngine)) throw new CkksArgumentError(`${op}: engine must be a CkksEngine, got ${describe(engine)}`);
-  options = optionsObject(options, op, '{ level, scale }');
+  options = optionsObject(options, op, ['level', 'scale']);
   if (!Array.isArray(matrix) || matrix.length === 0) throw new CkksArgumentError(`${op}: matrix must be a non-empty array of rows`);
   const d = matrix.length;
   matrix.forEach((row, r) => {
