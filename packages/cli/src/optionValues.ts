@@ -19,9 +19,13 @@ export function integerOption(command: string, name: string, raw: string, min: n
   return value;
 }
 
-/** A finite number > 0 from `--name VALUE` (`1e-6` allowed). @throws {CliUsageError} otherwise. */
+/**
+ * A finite number > 0 from `--name VALUE`, written in decimal (`0.001`, `1e-6`): `Number` would
+ * also take `0x10` or `0b1`, which nobody means for a tolerance.
+ * @throws {CliUsageError} otherwise.
+ */
 export function positiveNumberOption(command: string, name: string, raw: string): number {
-  const value = raw.trim() === '' ? Number.NaN : Number(raw);
+  const value = /^\s*[+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isFinite(value) || value <= 0) {
     throw new CliUsageError(`fhelium ${command}: --${name} must be a positive number such as 1e-4, got '${raw}'`, command);
   }

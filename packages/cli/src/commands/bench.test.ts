@@ -46,6 +46,7 @@ describe('fhelium bench', () => {
       [['--suite', 'gpu'], /unknown suite 'gpu'; valid suites are native, buffer, ckks, graph, all/],
       [['--presets', 'n14-l7,test-n10-l3'], /--presets: 'test-n10-l3' is not a secure preset; valid presets are n14-l7, n15-l15, n16-l23, n16-l35, n13-l2, n15-l17/],
       [['--device', 'tpu'], /--device must be cpu, cuda or cuda:N/],
+      [['--suite', 'native', '--presets', 'n14-l7'], /--presets applies to the ckks suite only, which this run does not include; add --suite ckks \(or all\)/],
       [['--out'], /option --out needs a value \(--out FILE\)/],
       [['--repeat', '3'], /unknown option '--repeat'; valid options are --suite, --out \(-o\), --presets, --device, --quick, --help \(-h\)/],
     ];

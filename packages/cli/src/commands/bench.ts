@@ -97,6 +97,9 @@ export async function benchCommand(args: readonly string[], io: CliIo, printHelp
   const v = parsed.values;
   const { suites, all } = selectSuites(v.suite as string | undefined);
   const presets = selectPresets(v.presets as string | undefined);
+  if (presets !== null && !suites.some((s) => s.name === 'ckks')) {
+    throw new CliUsageError(`fhelium bench: --presets applies to the ckks suite only, which this run does not include; add --suite ckks (or all)`, 'bench');
+  }
   const device = deviceOption('bench', v.device as string | undefined);
   const quick = v.quick === true;
   const started = new Date();

@@ -86,6 +86,7 @@ describe('fhelium demo: bad options (exit code 2)', () => {
     [['--batch=-3'], /--batch must be an integer from 1 to 4096, got '-3'/],
     [['--batch', '-3'], /option --batch needs a value \(--batch B\); to pass a value starting with '-', write --batch=-…/],
     [['--max-error', '0'], /--max-error must be a positive number such as 1e-4, got '0'/],
+    [['--max-error', '0x10'], /--max-error must be a positive number such as 1e-4, got '0x10'/],
     [['--sise', '8'], /unknown option '--sise'; valid options are --preset, --size, --device, --batch, --seed, --max-error, --allow-insecure, --help \(-h\)/],
     [['--allow-insecure=yes'], /option --allow-insecure is a flag and takes no value/],
     [['extra'], /unexpected argument 'extra'/],
