@@ -181,20 +181,33 @@ export function rnsToCoefficients(residues: BigUint64Array, primes: readonly big
     }
     return out;
   }
-  const q1 = primes[1]!;
-  const q0InverseModQ1 = modInverse(q0, q1, 'rnsToCoefficients');
-  const modulus = q0 * q1;
-  const half = modulus >> 1n;
-  for (let i = 0; i < n; i += 1) {
-    const r0 = residues[i]!;
-    const r1 = residues[n + i]!;
-    let difference = r1 - (r0 % q1);
-    if (difference < 0n) difference += q1;
-    const t = (difference * q0InverseModQ1) % q1;
-    const x = r0 + q0 * t;
-    out[i] = Number(x > half ? x - modulus : x);
-  }
+  const pair = garnerPair(primes, 'rnsToCoefficients');
+  for (let i = 0; i < n; i += 1) out[i] = Number(centeredFromPair(pair, residues[i]!, residues[n + i]!));
   return out;
+}
+
+/** Garner's constants for the first two primes: q0, q1, q0^(−1) mod q1, and q0·q1 and its half. */
+interface GarnerPair {
+  readonly q0: bigint;
+  readonly q1: bigint;
+  readonly q0InverseModQ1: bigint;
+  readonly modulus: bigint;
+  readonly half: bigint;
+}
+
+function garnerPair(primes: readonly bigint[], where: string): GarnerPair {
+  const q0 = primes[0]!;
+  const q1 = primes[1]!;
+  const modulus = q0 * q1;
+  return { q0, q1, q0InverseModQ1: modInverse(q0, q1, where), modulus, half: modulus >> 1n };
+}
+
+/** The x in (−q0·q1/2, q0·q1/2] with x ≡ r0 (mod q0) and x ≡ r1 (mod q1): Garner's mixed-radix step. */
+function centeredFromPair(p: GarnerPair, r0: bigint, r1: bigint): bigint {
+  let difference = r1 - (r0 % p.q1);
+  if (difference < 0n) difference += p.q1;
+  const x = r0 + p.q0 * ((difference * p.q0InverseModQ1) % p.q1);
+  return x > p.half ? x - p.modulus : x;
 }
 
 /**
@@ -212,21 +225,13 @@ export function rnsToCoefficientsExact(residues: BigUint64Array, primes: readonl
   checkModuli(primes, 'rnsToCoefficientsExact');
   const limbs = primes.length;
   const n = checkResidues(residues, primes, limbs, 'rnsToCoefficientsExact');
-  if (limbs === 1) return rnsToCoefficients(residues, primes, 1);
-  const out = rnsToCoefficients(residues, primes, 2);
-  if (limbs === 2) return out;
-  const q0 = primes[0]!;
-  const q1 = primes[1]!;
-  const q0InverseModQ1 = modInverse(q0, q1, 'rnsToCoefficientsExact');
-  const pair = q0 * q1;
-  const halfPair = pair >> 1n;
-  let full: { modulus: bigint; half: bigint; basis: bigint[] } | null = null;
+  if (limbs <= 2) return rnsToCoefficients(residues, primes, limbs as 1 | 2);
+  const out = new Float64Array(n);
+  const pair = garnerPair(primes, 'rnsToCoefficientsExact');
+  let full: CrtBasis | null = null;
   for (let i = 0; i < n; i += 1) {
-    const r0 = residues[i]!;
-    let difference = residues[n + i]! - (r0 % q1);
-    if (difference < 0n) difference += q1;
-    const unsigned = r0 + q0 * ((difference * q0InverseModQ1) % q1);
-    const x = unsigned > halfPair ? unsigned - pair : unsigned;
+    const x = centeredFromPair(pair, residues[i]!, residues[n + i]!);
+    out[i] = Number(x);
     let held = true;
     for (let l = 2; l < limbs && held; l += 1) {
       const q = primes[l]!;
@@ -236,22 +241,33 @@ export function rnsToCoefficientsExact(residues: BigUint64Array, primes: readonl
     }
     if (held) continue;
     full ??= crtBasis(primes, 'rnsToCoefficientsExact');
-    let y = 0n;
-    for (let l = 0; l < limbs; l += 1) y += residues[l * n + i]! * full.basis[l]!;
-    y %= full.modulus;
-    out[i] = Number(y > full.half ? y - full.modulus : y);
+    out[i] = Number(centeredFromBasis(full, residues, n, i));
   }
   return out;
 }
 
-/** Q, Q/2 and the CRT basis (Q/q_l)·((Q/q_l)^(−1) mod q_l) of `primes`. */
-function crtBasis(primes: readonly bigint[], where: string): { modulus: bigint; half: bigint; basis: bigint[] } {
+/** Q, Q/2 and the CRT basis (Q/q_l)·((Q/q_l)^(−1) mod q_l) of some primes. */
+interface CrtBasis {
+  readonly modulus: bigint;
+  readonly half: bigint;
+  readonly basis: readonly bigint[];
+}
+
+function crtBasis(primes: readonly bigint[], where: string): CrtBasis {
   const modulus = primes.reduce((a, b) => a * b, 1n);
   const basis = primes.map((q) => {
     const cofactor = modulus / q;
     return cofactor * modInverse(cofactor % q, q, where);
   });
   return { modulus, half: modulus >> 1n, basis };
+}
+
+/** Coefficient i in (−Q/2, Q/2]: x = Σ_l r_l·basis_l mod Q over the basis' primes (the first limbs). */
+function centeredFromBasis(b: CrtBasis, residues: BigUint64Array, n: number, i: number): bigint {
+  let x = 0n;
+  for (let l = 0; l < b.basis.length; l += 1) x += residues[l * n + i]! * b.basis[l]!;
+  x %= b.modulus;
+  return x > b.half ? x - b.modulus : x;
 }
 
 /**
@@ -270,20 +286,8 @@ export function rnsToBigIntCoefficients(residues: BigUint64Array, primes: readon
     );
   }
   const n = checkResidues(residues, primes, limbsToUse, 'rnsToBigIntCoefficients');
-  const used = primes.slice(0, limbsToUse);
-  const modulus = used.reduce((a, b) => a * b, 1n);
-  const half = modulus >> 1n;
-  // x = Σ_l r_l·(Q/q_l)·((Q/q_l)^(−1) mod q_l) mod Q
-  const basis = used.map((q) => {
-    const cofactor = modulus / q;
-    return cofactor * modInverse(cofactor % q, q, 'rnsToBigIntCoefficients');
-  });
+  const basis = crtBasis(primes.slice(0, limbsToUse), 'rnsToBigIntCoefficients');
   const out: bigint[] = new Array<bigint>(n);
-  for (let i = 0; i < n; i += 1) {
-    let x = 0n;
-    for (let l = 0; l < limbsToUse; l += 1) x += residues[l * n + i]! * basis[l]!;
-    x %= modulus;
-    out[i] = x > half ? x - modulus : x;
-  }
+  for (let i = 0; i < n; i += 1) out[i] = centeredFromBasis(basis, residues, n, i);
   return out;
 }

@@ -544,7 +544,7 @@ export class CkksEngine {
     checkCiphertext(this, ct, op);
     checkPlaintext(this, pt, op);
     sameLevel(ct, pt, op, 'ct', 'pt');
-    const scale = productScale(op, ct.scale, pt.scale, this.parameters.qPrimes, ct.level);
+    const scale = productScale(op, ct.scale, pt.scale, this._tables.levels[ct.level]!.modulusLog2, ct.level);
     // One kernel: the plaintext (its cached [limbs, N] view) broadcast over every component. The
     // result is wrapped after the launch, so building it overlaps the kernel.
     const out = mulMod(ct.data, pt._component(0), this._tables.levels[ct.level]!.moduliQ);
@@ -575,7 +575,7 @@ export class CkksEngine {
     sameKey(a, b, op, 'a', 'b');
     sameLevel(a, b, op, 'a', 'b');
     if (rescale) checkRescalable(a, op, 'a');
-    return productScale(op, a.scale, b.scale, this.parameters.qPrimes, a.level);
+    return productScale(op, a.scale, b.scale, this._tables.levels[a.level]!.modulusLog2, a.level);
   }
 
   /** The checks of a relinearization key for `ct` (its key and level). */
@@ -726,8 +726,9 @@ export class CkksEngine {
 
   // ── Rotations ─────────────────────────────────────────────────────────────────────────────
 
-  private findRotationKey(ct: Ciphertext, steps: number, keys: RotationKeys, op: string): RotationKey | null {
-    if (typeof steps !== 'number' || !Number.isSafeInteger(steps)) throw new CkksArgumentError(`${op}: steps must be a safe integer, got ${describe(steps)}`);
+  /** The key for `steps`; `name` labels the step in errors (`steps[2]` for rotateMany). */
+  private findRotationKey(ct: Ciphertext, steps: number, keys: RotationKeys, op: string, name = 'steps'): RotationKey | null {
+    if (typeof steps !== 'number' || !Number.isSafeInteger(steps)) throw new CkksArgumentError(`${op}: ${name} must be a safe integer, got ${describe(steps)}`);
     const g = galoisElementForRotation(steps, this.parameters.logN);
     if (g === 1) return null;
     if (!(keys instanceof RotationKey) && !(keys instanceof Map) && !Array.isArray(keys)) {
@@ -820,10 +821,7 @@ export class CkksEngine {
     checkCiphertext(this, ct, op);
     checkComponents(ct, 2, op, 'ct', '; relinearize it first');
     if (!Array.isArray(steps)) throw new CkksArgumentError(`${op}: steps must be an array of integers, got ${describe(steps)}`);
-    steps.forEach((k, i) => {
-      if (typeof k !== 'number' || !Number.isSafeInteger(k)) throw new CkksArgumentError(`${op}: steps[${i}] must be a safe integer, got ${describe(k)}`);
-    });
-    const keys = steps.map((k) => this.findRotationKey(ct, k, rotationKeys, op));
+    const keys = steps.map((k, i) => this.findRotationKey(ct, k, rotationKeys, op, `steps[${i}]`));
     const results: Ciphertext[] = [];
     const scope = new Scope();
     try {

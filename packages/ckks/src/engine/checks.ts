@@ -134,28 +134,22 @@ export function optionsObject<T extends object>(options: T | undefined, op: stri
   return options;
 }
 
-/** log2 of Q_level = q_0 ⋯ q_level (as a float: what a scale is compared with). */
-export function levelModulusLog2(qPrimes: readonly bigint[], level: number): number {
-  let bits = 0;
-  for (let i = 0; i <= level; i += 1) bits += Math.log2(Number(qPrimes[i]!));
-  return bits;
-}
-
 /**
  * The scale of a product at `level`, a.scale · b.scale, checked before any kernel runs (a value
- * refuses a scale that is not a finite number ≥ 1).
+ * refuses a scale that is not a finite number ≥ 1). `modulusBits` is log2 Q_level (the engine's
+ * tables hold it per level: summing the primes' logarithms per call would cost the host a
+ * microsecond at 36 limbs).
  * @throws {CkksScaleMismatchError} when the product overflows float64, or reaches half the level's
  *   modulus Q_level / 2, where no value can be represented any more (decryption would give noise):
  *   rescale an operand first.
  */
-export function productScale(op: string, a: number, b: number, qPrimes: readonly bigint[], level: number): number {
+export function productScale(op: string, a: number, b: number, modulusBits: number, level: number): number {
   const scale = a * b;
   if (!Number.isFinite(scale)) {
     throw new CkksScaleMismatchError(
       `${op}: the product scale ${a} × ${b} overflows a float64 (largest finite ${Number.MAX_VALUE}); rescale an operand first`,
     );
   }
-  const modulusBits = levelModulusLog2(qPrimes, level);
   if (Math.log2(scale) >= modulusBits - 1) {
     throw new CkksScaleMismatchError(
       `${op}: the product scale 2^${Math.log2(scale).toFixed(2)} does not fit below half the modulus of level ${level} ` +

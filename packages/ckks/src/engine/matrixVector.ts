@@ -248,7 +248,7 @@ export function matrixVector(ct: Ciphertext, options: MatrixVectorOptions): Ciph
   }
   if (steps.length === 0) throw new CkksArgumentError(`${op}: the diagonals hold no plaintext; encode them with encodeMatrixDiagonals`);
   // The product's scale and the rescaled one, refused before any kernel when out of range.
-  const scale = productScale(op, ct.scale, diagonals.scale, engine.parameters.qPrimes, ct.level);
+  const scale = productScale(op, ct.scale, diagonals.scale, engine._tables.levels[ct.level]!.modulusLog2, ct.level);
   const rescaled = rescaledScale(op, scale, engine.parameters.qPrimes, ct.level, 'the product M·v');
   // Baby step 0 is the input itself; the others share one ModUp (hoisted).
   const usedBaby = [...new Set(steps.flatMap((g) => g.babies))].filter((i) => i !== 0).sort((a, b) => a - b);

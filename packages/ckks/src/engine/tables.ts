@@ -8,8 +8,17 @@ import {
 } from '@fhelium/cuda-native';
 import type { CkksParameters } from '@fhelium/ckks-values';
 
-/** What key switching needs at one level l (Q_l = q_0..q_l). */
+/** log2 of Q_l = q_0 ⋯ q_l, as a float (what a scale is compared with). */
+function levelModulusLog2(qPrimes: readonly bigint[], level: number): number {
+  let bits = 0;
+  for (let i = 0; i <= level; i += 1) bits += Math.log2(Number(qPrimes[i]!));
+  return bits;
+}
+
+/** What the operations at one level l need (Q_l = q_0..q_l): key switching, rescale, checks. */
 export interface LevelTables {
+  /** log2 Q_l, what a product's scale is checked against (see `productScale`). */
+  readonly modulusLog2: number;
   /** ModUp tables of each digit that has limbs at this level (digit d: limbs [d·alpha, min((d+1)·alpha, l+1))). */
   readonly modUp: readonly BasisConversionTables[];
   /** Conversion P → Q_l of ModDown. */
@@ -67,6 +76,7 @@ export class EngineTables {
         }
         levels.push(
           Object.freeze({
+            modulusLog2: levelModulusLog2(parameters.qPrimes, l),
             modUp: Object.freeze(modUp),
             modDownConversion: own(BasisConversionTables.build(parameters.pPrimes, q, { device })),
             modDownConstants: own(modDownConstants(q, parameters.pPrimes, { device })),
