@@ -1,4 +1,5 @@
 /** CUDA events: markers in a stream for ordering, completion checks and timing. */
+import { booleanOption } from './boolean-option.js';
 import { nativeCudaStatus, native, type NativeHandle } from './native.js';
 import { CudaUnavailableError, DisposedError, TensorArgumentError } from './errors.js';
 import { Stream } from './stream.js';
@@ -31,11 +32,8 @@ export class Event {
   constructor(options: EventOptions = {}) {
     const status = nativeCudaStatus();
     if (!status.available) throw new CudaUnavailableError(`new Event(): CUDA is not available: ${status.reason}`);
-    const { enableTiming = true, blocking = false } = options;
-    if (typeof enableTiming !== 'boolean') throw new TensorArgumentError(`new Event(): options.enableTiming must be a boolean, got ${String(enableTiming)}`);
-    if (typeof blocking !== 'boolean') throw new TensorArgumentError(`new Event(): options.blocking must be a boolean, got ${String(blocking)}`);
-    this.enableTiming = enableTiming;
-    this.#handle = native().eventCreate(enableTiming, blocking);
+    this.enableTiming = booleanOption(options.enableTiming, true, 'new Event()', 'enableTiming');
+    this.#handle = native().eventCreate(this.enableTiming, booleanOption(options.blocking, false, 'new Event()', 'blocking'));
   }
 
   /** The device (`'cuda:N'`) once recorded, else null. */

@@ -12,6 +12,7 @@
  * Work on CUDA tensors is enqueued on the current stream of their device; only {@link
  * Tensor.toArray}, blocking copies and pageable transfers make the host wait.
  */
+import { booleanOption } from './boolean-option.js';
 import { resolveDevice, type DeviceLike } from './device.js';
 import {
   checkDType,
@@ -313,8 +314,7 @@ export class Tensor {
         `${where}: dtype mismatch: destination ${this.dtype} ${formatShape(this.shape)} vs source ${src.dtype} ${formatShape(src.shape)}; copy_ does not convert dtypes`,
       );
     }
-    const nonBlocking = options.nonBlocking ?? false;
-    if (typeof nonBlocking !== 'boolean') throw new TensorArgumentError(`${where}: options.nonBlocking must be a boolean, got ${String(nonBlocking)}`);
+    const nonBlocking = booleanOption(options.nonBlocking, false, where, 'nonBlocking');
     const stream = options.stream;
     if (stream !== undefined) {
       if (!(stream instanceof Stream)) throw new TensorArgumentError(`${where}: options.stream must be a Stream`);
@@ -365,8 +365,7 @@ export class Tensor {
     const where = 'Tensor.to';
     this._check(where);
     const target = resolveDevice(device, where);
-    const nonBlocking = options.nonBlocking ?? false;
-    if (typeof nonBlocking !== 'boolean') throw new TensorArgumentError(`${where}: options.nonBlocking must be a boolean, got ${String(nonBlocking)}`);
+    const nonBlocking = booleanOption(options.nonBlocking, false, where, 'nonBlocking');
     if (target.name === this.device) {
       return new Tensor(constructing, this._storage, this.shape, this.stride, this.storageOffset, this.dtype);
     }
