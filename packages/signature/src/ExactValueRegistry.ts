@@ -67,10 +67,9 @@ export function registerExactValue<T extends TensorResident>(
     throw new TypeError(`registerExactValue(${quote(typeName)}): options.replace must be a boolean, found ${describeValue(replace)}`);
   }
   const existing = registry.get(typeName);
-  const same = existing !== undefined && (existing === type || existing.rebuild === type.rebuild);
-  // The same implementation again changes nothing: the first registered object stays.
-  if (same && !replace) return;
-  if (existing !== undefined && !same && !replace) {
+  if (existing !== undefined && !replace) {
+    // The same implementation again changes nothing: the first registered object stays.
+    if (existing === type || existing.rebuild === type.rebuild) return;
     throw new FHEliumError(
       `registerExactValue(${quote(typeName)}): a different implementation is already registered under this type name; ` +
         'pass { replace: true } to replace it deliberately, or give the new type its own name',
