@@ -8,9 +8,17 @@
  * {@link canonicalLeafOrder}); they do not re-check structure.
  * Record and Map keys keep the order of the described tree, so rebuilt trees enumerate like it.
  */
-import { isRegisteredExactValue, isTensorLike, rebuildExactValue, type TensorLike, type TensorResident, type ValueTreeSignature } from '@fhelium/signature';
-
-import { entrySegment, indexSegment, keySegment, mapKeySegment } from './treePath.js';
+import {
+  indexPathSegment,
+  isRegisteredExactValue,
+  isTensorLike,
+  keyPathSegment,
+  mapKeyPathSegment,
+  rebuildExactValue,
+  type TensorLike,
+  type TensorResident,
+  type ValueTreeSignature,
+} from '@fhelium/signature';
 
 /** One node of a {@link ValueTreeShape}. */
 export type ValueTreeNode =
@@ -48,6 +56,11 @@ export interface DescribedValueTree {
   readonly leaves: readonly TensorLike[];
 }
 
+/** ` tensor "c0"`: the path segment of an exact value's tensor entry, after the value's own path. */
+function entryPathSegment(name: string): string {
+  return ` tensor ${JSON.stringify(name)}`;
+}
+
 /**
  * Numbers the tensor leaves of `value` depth first (containers in their own key order, exact value
  * entries in entry order) and records the structure.
@@ -72,20 +85,20 @@ export function describeValueTree(value: unknown, rootLabel = ''): DescribedValu
         names.push(name);
         numbers.push(leaves.length);
         leaves.push(tensor);
-        leafPaths.push(path + entrySegment(name));
+        leafPaths.push(path + entryPathSegment(name));
       }
       return { kind: 'value', template: node, names, leaves: numbers };
     }
     if (Array.isArray(node)) {
-      return { kind: 'array', children: node.map((item: unknown, i) => walk(item, path + indexSegment(i))) };
+      return { kind: 'array', children: node.map((item: unknown, i) => walk(item, path + indexPathSegment(i))) };
     }
     if (node instanceof Map) {
       const keys = [...(node as Map<string | number, unknown>).keys()];
-      return { kind: 'map', keys, children: keys.map((key) => walk(node.get(key), path + mapKeySegment(key))) };
+      return { kind: 'map', keys, children: keys.map((key) => walk(node.get(key), path + mapKeyPathSegment(key))) };
     }
     const record = node as Record<string, unknown>;
     const keys = Object.keys(record);
-    return { kind: 'record', keys, children: keys.map((key) => walk(record[key], path + keySegment(key))) };
+    return { kind: 'record', keys, children: keys.map((key) => walk(record[key], path + keyPathSegment(key))) };
   };
   const root = walk(value, rootLabel);
   return { shape: { root, leafPaths }, leaves };

@@ -20,7 +20,7 @@ export {
   type MetadataJSON,
 } from './metadata.js';
 export { MAX_NESTING_DEPTH } from './limits.js';
-export type { PathOptions } from './path.js';
+export { indexPathSegment, keyPathSegment, mapKeyPathSegment, type PathOptions } from './path.js';
 export { TensorSignature, type TensorSignatureInit, type TensorSignatureJSON } from './TensorSignature.js';
 export { ValueSignature, type ValueSignatureInit, type ValueSignatureJSON } from './ValueSignature.js';
 export {

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { PathTracker, indexSegment, keySegment, mapKeySegment, rootLabel } from './path.js';
+import { PathTracker, indexPathSegment, keyPathSegment, mapKeyPathSegment, rootLabel } from './path.js';
 
 describe('path notation', () => {
   it('formats indices, identifier keys, other keys and Map keys', () => {
-    expect(indexSegment(3)).toBe('[3]');
-    expect(keySegment('weights')).toBe('.weights');
-    expect(keySegment('$x_1')).toBe('.$x_1');
-    expect(keySegment('odd key')).toBe('["odd key"]');
-    expect(keySegment('0')).toBe('["0"]');
-    expect(keySegment('')).toBe('[""]');
-    expect(keySegment('a"b')).toBe('["a\\"b"]');
-    expect(mapKeySegment('key')).toBe('.get("key")');
-    expect(mapKeySegment(3)).toBe('.get(3)');
-    expect(mapKeySegment('3')).toBe('.get("3")');
+    expect(indexPathSegment(3)).toBe('[3]');
+    expect(keyPathSegment('weights')).toBe('.weights');
+    expect(keyPathSegment('$x_1')).toBe('.$x_1');
+    expect(keyPathSegment('odd key')).toBe('["odd key"]');
+    expect(keyPathSegment('0')).toBe('["0"]');
+    expect(keyPathSegment('')).toBe('[""]');
+    expect(keyPathSegment('a"b')).toBe('["a\\"b"]');
+    expect(mapKeyPathSegment('key')).toBe('.get("key")');
+    expect(mapKeyPathSegment(3)).toBe('.get(3)');
+    expect(mapKeyPathSegment('3')).toBe('.get("3")');
   });
 
   it('PathTracker formats lazily and pops what it pushed', () => {

@@ -33,18 +33,21 @@ export function rootLabel(options: PathOptions | undefined, fallback: string): s
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** `[index]`. */
-export function indexSegment(index: number): string {
+/**
+ * The path segment of array element `index`: `[3]`. Exported so that other packages (buffers,
+ * graphs) name tree nodes in their errors exactly as validation errors do.
+ */
+export function indexPathSegment(index: number): string {
   return `[${index}]`;
 }
 
-/** `.key` for identifiers, `["key"]` otherwise. */
-export function keySegment(key: string): string {
+/** The path segment of record key `key`: `.key` for identifiers, `["key"]` (JSON-quoted) otherwise. */
+export function keyPathSegment(key: string): string {
   return IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
 
-/** `.get("key")` or `.get(3)`. */
-export function mapKeySegment(key: string | number): string {
+/** The path segment of Map key `key`: `.get("key")` or `.get(3)`, the JavaScript that reaches the entry. */
+export function mapKeyPathSegment(key: string | number): string {
   return `.get(${typeof key === 'number' ? String(key) : JSON.stringify(key)})`;
 }
 
@@ -98,7 +101,7 @@ export class PathTracker {
     for (let i = 0; i < depth; i += 1) {
       const key = this.keys[i] as string | number;
       const kind = this.kinds[i];
-      out += kind === 0 ? indexSegment(key as number) : kind === 1 ? keySegment(key as string) : mapKeySegment(key);
+      out += kind === 0 ? indexPathSegment(key as number) : kind === 1 ? keyPathSegment(key as string) : mapKeyPathSegment(key);
     }
     return out;
   }
