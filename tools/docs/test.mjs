@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The docs project's test target: the API generator's own tests (node --test on a fixture
-// package), every public export carries TSDoc (generate-api --check), the built site has no broken
-// internal link (check-links), and its home page and one API page render in headless Chromium
-// (browser-test). Runs every check even when one fails, prints one line per check and exits 1 if
+// package), the code examples of the READMEs and pages compile and run as marked (examples.mjs,
+// with its own tests), every public export carries TSDoc (generate-api --check), the built site
+// has no broken internal link (check-links), and its home page and one API page render in
+// headless Chromium (browser-test). Runs every check even when one fails, prints one line per check and exits 1 if
 // any failed. Each check has a time limit, so the suite cannot hang.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -11,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const checks = [
   ['generator tests', ['--test', path.join(here, 'generator.test.mjs')], 120_000],
+  ['examples tests', ['--test', path.join(here, 'examples.test.mjs')], 120_000],
+  ['code examples', ['examples.mjs'], 300_000],
   ['TSDoc coverage', ['generate-api.mjs', '--check'], 120_000],
   ['internal links', ['check-links.mjs'], 60_000],
   ['browser render', ['browser-test.mjs'], 180_000],
