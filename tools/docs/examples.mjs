@@ -3,14 +3,18 @@
 // does what its comments claim. A ```ts block takes part when an HTML comment (invisible on GitHub
 // and in the site) stands right before it:
 //
-//   <!-- example: NAME run -->        type-checked, then run with Node on the CPU
-//   <!-- example: NAME typecheck -->  type-checked only (it needs a GPU, or is a fragment of a guide)
+//   <!-- example: NAME run -->        type-checked, then run with Node (on the CPU)
+//   <!-- example: NAME run-cuda -->   type-checked; run too where CUDA is available (it uses a GPU)
+//   <!-- example: NAME typecheck -->  type-checked only (a part of a guide that cannot run alone)
 //
 // Blocks of one file with the same NAME are one program, in order (a guide that builds it step by
 // step); the mode is the first block's. Type checking uses the workspace's compiler options against
 // the built packages (dist/), as a user's project would. When a program runs, every line
-// `console.log(EXPR); // ≈ [a, b, …]` also asserts that the first numbers of EXPR are those, within
-// 1e-3 (a trailing `…` leaves the rest unchecked): a claim that is wrong fails the check.
+// `console.log(EXPR); // ≈ [a, b, …]` also asserts that the first numbers of EXPR (an array-like of
+// numbers, or one number) are those, within 1e-3 (a trailing `…` leaves the rest unchecked): a
+// claim that is wrong fails the check.
+// `run-cuda` programs are skipped (and listed as such) without CUDA, and fail instead when
+// FHELIUM_REQUIRE_CUDA=1 is set, as the CUDA tests do; tools/gpu/remote.sh runs them on the GPU.
 //
 //   node tools/docs/examples.mjs [FILE.md ...]   (default: the READMEs and docs/ pages)
 //
@@ -24,7 +28,7 @@ import ts from 'typescript';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.join(here, '..', '..');
 const RUN_TIMEOUT_MS = 120_000;
-const MARKER = /^<!--\s*example:\s*([\w.-]+)\s+(run|typecheck)\s*-->\s*$/;
+const MARKER = /^<!--\s*example:\s*([\w.-]+)\s+(run|run-cuda|typecheck)\s*-->\s*$/;
 const CLAIM = /^(\s*)console\.log\((.*)\);\s*\/\/\s*≈\s*\[([^\]]*)\]/;
 
 /** The markdown files whose examples are checked: the READMEs and the hand-written docs pages. */
@@ -106,7 +110,7 @@ export function withClaimChecks(text, origin, file) {
   const helper = [
     'function __checkClaim(actual, expected, open, where) {',
     '  console.log(actual);',
-    '  const found = Array.from(actual, Number);',
+    "  const found = typeof actual === 'number' ? [actual] : Array.from(actual, Number);",
     "  if (!open && found.length !== expected.length) throw new Error(`${where}: the example claims ${expected.length} numbers, it printed ${found.length}`);",
     '  expected.forEach((e, i) => {',
     '    const f = found[i];',
@@ -138,19 +142,19 @@ function compilerOptions() {
  * afterwards.
  * @throws Error for a malformed marker (see {@link parseExamples}).
  */
-export function checkExamples(files, { log = () => {} } = {}) {
+export function checkExamples(files, { log = () => {}, cuda = { available: false, required: false } } = {}) {
   const cache = path.join(repoRoot, 'node_modules', '.cache', 'fhelium-doc-examples');
   mkdirSync(cache, { recursive: true });
   const work = mkdtempSync(path.join(cache, 'run-'));
   try {
     writeFileSync(path.join(work, 'package.json'), '{ "type": "module", "private": true }\n');
-    return checkIn(work, files, log);
+    return checkIn(work, files, log, cuda);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-function checkIn(work, files, log) {
+function checkIn(work, files, log, cuda) {
   const programs = [];
   for (const file of files) {
     for (const program of parseExamples(readFileSync(file, 'utf8'), file)) {
@@ -190,6 +194,14 @@ function checkIn(work, files, log) {
       results.push({ file, name: program.name, mode: program.mode, ok: true, detail: 'compiles' });
       continue;
     }
+    if (program.mode === 'run-cuda' && !cuda.available) {
+      if (cuda.required) {
+        results.push({ file, name: program.name, mode: program.mode, ok: false, detail: 'compiles, but CUDA is not available to run it (FHELIUM_REQUIRE_CUDA=1)' });
+      } else {
+        results.push({ file, name: program.name, mode: program.mode, ok: true, skipped: true, detail: 'compiles; not run: CUDA is not available here' });
+      }
+      continue;
+    }
     log(`[examples] running ${label}`);
     const { text, claims } = withClaimChecks(p.text, p.origin, file);
     const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
@@ -208,18 +220,30 @@ function checkIn(work, files, log) {
   return results;
 }
 
+/** Whether the built addon sees a CUDA device (false when it is not built or has no CUDA backend). */
+async function cudaAvailable() {
+  try {
+    const { cuda } = await import('@fhelium/cuda-native');
+    return cuda.isAvailable();
+  } catch {
+    return false;
+  }
+}
+
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const given = process.argv.slice(2).map((f) => path.resolve(f));
   const files = given.length > 0 ? given : defaultFiles();
+  const cuda = { available: await cudaAvailable(), required: process.env.FHELIUM_REQUIRE_CUDA === '1' };
   let results;
   try {
-    results = checkExamples(files, { log: (line) => console.error(line) });
+    results = checkExamples(files, { log: (line) => console.error(line), cuda });
   } catch (error) {
     console.error(`examples: ${error.message}`);
     process.exit(1);
   }
-  for (const r of results) console.log(`  ${r.ok ? 'ok  ' : 'FAIL'} ${path.relative(repoRoot, r.file)} '${r.name}' (${r.mode}): ${r.detail}`);
+  for (const r of results) console.log(`  ${r.ok ? (r.skipped ? 'skip' : 'ok  ') : 'FAIL'} ${path.relative(repoRoot, r.file)} '${r.name}' (${r.mode}): ${r.detail}`);
   const failed = results.filter((r) => !r.ok).length;
-  console.log(`examples: ${results.length - failed} passed, ${failed} failed`);
+  const skipped = results.filter((r) => r.skipped).length;
+  console.log(`examples: ${results.length - failed - skipped} passed, ${failed} failed, ${skipped} not run (no CUDA)`);
   process.exit(failed === 0 && results.length > 0 ? 0 : 1);
 }

@@ -118,3 +118,31 @@ test('fails a wrong claim, a type error and a program that throws, naming the ma
   assert.equal(throws.ok, false);
   assert.match(throws.detail, /failed when run: exit code 1\n\s+UnknownPresetError: .*unknown CKKS preset 'no-such-preset'/);
 });
+
+test('a run-cuda program is type-checked; without CUDA it is not run, or fails when CUDA is required', () => {
+  const file = markdown('gpu.md', [
+    '<!-- example: gpu run-cuda -->',
+    '```ts',
+    PARAMETERS,
+    "throw new Error('only where CUDA is available');",
+    '```',
+    '<!-- example: gpu-type-error run-cuda -->',
+    '```ts',
+    'const n: string = 1;',
+    '```',
+  ]);
+  const without = checkExamples([file], { cuda: { available: false, required: false } });
+  assert.deepEqual(
+    without.map((r) => [r.name, r.ok, r.skipped ?? false, r.detail.split('\n')[0]]),
+    [
+      ['gpu', true, true, 'compiles; not run: CUDA is not available here'],
+      ['gpu-type-error', false, false, 'does not compile:'],
+    ],
+  );
+  const [required] = checkExamples([file], { cuda: { available: false, required: true } });
+  assert.equal(required.ok, false);
+  assert.equal(required.detail, 'compiles, but CUDA is not available to run it (FHELIUM_REQUIRE_CUDA=1)');
+  const [available] = checkExamples([file], { cuda: { available: true, required: true } });
+  assert.equal(available.ok, false);
+  assert.match(available.detail, /failed when run: exit code 1\n\s+Error: only where CUDA is available/);
+});

@@ -3,8 +3,10 @@
 // the whole test suite and the benchmarks there. The GPU machine has CUDA but no Node.js and no
 // network; the working tree travels by itself, so only ignored things are packed:
 //   .gpu/node.xz              this machine's `node` binary, xz-compressed
-//   .gpu/node_modules.tar.xz  the runtime closure of the test tools (vitest, fast-check) and the
-//                             workspace links, not the build tools (nx, typescript, cmake-js)
+//   .gpu/node_modules.tar.xz  the runtime closure of the test tools (vitest, fast-check), of
+//                             typescript and @types/node (the documentation examples are
+//                             type-checked before they run) and the workspace links, not the build
+//                             tools (nx, cmake-js)
 //   .gpu/build.tar.xz         every package's dist/, the native addon built here with CUDA and the
 //                             kernels' GPU self-test
 //   .gpu/repo.tar.xz          the committed tree (git archive HEAD) with its commit id, so the GPU
@@ -24,8 +26,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = join(root, '.gpu');
 const say = (msg) => console.log(`[gpu:pack] ${msg}`);
 
-/** Test-time packages whose dependency closure must travel. */
-const RUNTIME_ROOTS = ['vitest', 'fast-check'];
+/** Test-time packages whose dependency closure must travel (tools/docs/examples.mjs needs the last two). */
+const RUNTIME_ROOTS = ['vitest', 'fast-check', 'typescript', '@types/node'];
 
 function run(cmd, args, opts = {}) {
   execFileSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts });

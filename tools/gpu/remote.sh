@@ -11,14 +11,15 @@
 #   bench.log      benchmark console output
 #   selftest.txt   the native kernel self-test, when it was built
 #   demo.txt       `fhelium info` and `fhelium demo` (arguments from FHELIUM_DEMO_ARGS)
-# Usage: [FHELIUM_COMMIT=<sha>] bash tools/gpu/remote.sh [tests] [demo] [bench] [selftest]   (default: all four)
+#   examples.txt   the documentation's code examples, run with FHELIUM_REQUIRE_CUDA=1
+# Usage: [FHELIUM_COMMIT=<sha>] bash tools/gpu/remote.sh [tests] [examples] [demo] [bench] [selftest]   (default: all five)
 # It runs in the committed tree packed as .gpu/repo.tar.xz (its commit in .gpu/COMMIT); the working
 # tree that travels with the call only supplies this script and .gpu/.
 # FHELIUM_BENCH_FILTER=<text> runs only the benchmark scripts whose "package/file" matches that regular expression.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 : "${OUT:?OUT must name the folder whose files come back}"
-phases="${*:-tests demo bench selftest}"
+phases="${*:-tests examples demo bench selftest}"
 has() { [[ " $phases " == *" $1 "* ]]; }
 
 # Run in the committed tree that was packed (not in whatever working tree travelled with the call).
@@ -57,6 +58,12 @@ if has tests; then
   done
   node tools/test-summary.mjs --since "$started" --json "$OUT/tests.json" | tee -a "$OUT/tests.log"
   unset FHELIUM_REQUIRE_CUDA
+fi
+
+# The documentation's code examples, those that need a GPU included (tools/docs/examples.mjs).
+if has examples; then
+  FHELIUM_REQUIRE_CUDA=1 node tools/docs/examples.mjs > "$OUT/examples.txt" 2>&1 || status=1
+  tail -n 12 "$OUT/examples.txt"
 fi
 
 cli=packages/cli/dist/bin.js
