@@ -15,6 +15,7 @@ export {
   CkksEngine,
   type CkksEngineOptions,
   type GenerateKeysOptions,
+  type KeyGenerationProgress,
   type CkksKeys,
   type RotationKeys,
   type EncodeOptions,

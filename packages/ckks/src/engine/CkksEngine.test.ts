@@ -4,11 +4,11 @@
  * below leaves at least ~100x margin over what the noise analysis predicts, and would be violated
  * by orders of magnitude by any wrong key, prime or index (errors then are ~1 or larger).
  */
-import { addMod, mulMod, negMod, nttInverse, subMod, Tensor } from '@fhelium/cuda-native';
+import { addMod, memoryAllocated, mulMod, negMod, nttInverse, subMod, Tensor } from '@fhelium/cuda-native';
 import { CkksParameters, generatePrimes, type Ciphertext } from '@fhelium/ckks-values';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { CkksEngine, type CkksKeys } from './CkksEngine.js';
+import { CkksEngine, type CkksKeys, type KeyGenerationProgress } from './CkksEngine.js';
 
 function randomValues(n: number, seed: number, magnitude = 1): Float64Array {
   let x = seed >>> 0 || 1;
@@ -285,6 +285,43 @@ describe('CkksEngine on test-n10-l3 (CPU)', () => {
     const fresh = CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true });
     expect(fresh.seeded).toBe(false);
     expect(fresh.generateKeys().secretKey.data.toArray()).not.toEqual(keys.secretKey.data.toArray());
+  });
+
+  it('reports each key as it is made, one rotation key per Galois element, and the same keys as without onProgress', () => {
+    const seeded = () => CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, seed: 'progress' });
+    const reports: KeyGenerationProgress[] = [];
+    // 1 and 513 are one Galois element on 512 slots (one key for both), -1 another.
+    const withProgress = seeded().generateKeys({ rotations: [1, 513, -1], conjugation: true, onProgress: (p) => reports.push(p) });
+    expect(reports).toEqual([
+      { done: 1, total: 6, key: 'secret key' },
+      { done: 2, total: 6, key: 'public key' },
+      { done: 3, total: 6, key: 'relinearization key' },
+      { done: 4, total: 6, key: 'rotation key for 1 steps' },
+      { done: 5, total: 6, key: 'rotation key for -1 steps' },
+      { done: 6, total: 6, key: 'conjugation key' },
+    ]);
+    expect(withProgress.rotationKeys.get(513)).toBe(withProgress.rotationKeys.get(1));
+    const without = seeded().generateKeys({ rotations: [1, 513, -1], conjugation: true });
+    expect(withProgress.rotationKeys.get(-1)!.data.toArray()).toEqual(without.rotationKeys.get(-1)!.data.toArray());
+    expect(withProgress.conjugationKey!.data.toArray()).toEqual(without.conjugationKey!.data.toArray());
+  });
+
+  it('an error thrown by onProgress ends generateKeys with it and releases every key made so far', () => {
+    engine.generateKeys({ rotations: [1] }); // the key generation context exists from here on
+    const before = memoryAllocated('cpu');
+    const stop = new Error('cancelled by the caller');
+    let calls = 0;
+    expect(() =>
+      engine.generateKeys({
+        rotations: [1, 2],
+        onProgress: ({ done }) => {
+          calls += 1;
+          if (done === 4) throw stop;
+        },
+      }),
+    ).toThrow(stop);
+    expect(calls).toBe(4);
+    expect(memoryAllocated('cpu')).toBe(before);
   });
 });
 

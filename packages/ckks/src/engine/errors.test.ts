@@ -172,7 +172,8 @@ describe('engine errors', () => {
     expect(() => engine.generateKeys(null as never)).toThrow(/generateKeys: options must be an object/);
     expect(() => engine.generateKeys({ conjugation: 'yes' as never })).toThrow(new CkksArgumentError('generateKeys: conjugation must be a boolean, got "yes"'));
     // A misspelt option is refused, not ignored.
-    expect(() => engine.generateKeys({ rotation: [1] } as never)).toThrow(new CkksArgumentError('generateKeys: unknown option "rotation"; expected rotations, conjugation'));
+    expect(() => engine.generateKeys({ rotation: [1] } as never)).toThrow(new CkksArgumentError('generateKeys: unknown option "rotation"; expected rotations, conjugation, onProgress'));
+    expect(() => engine.generateKeys({ onProgress: 'log' as never })).toThrow(new CkksArgumentError('generateKeys: onProgress must be a function, got "log"'));
     expect(() => engine.encode([1], { levle: 2 } as never)).toThrow(/encode: unknown option "levle"; expected level, scale/);
     expect(() => CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, devise: 'cuda' } as never)).toThrow(
       /CkksEngine.create: unknown option "devise"; expected preset, parameters, device, allowInsecure, seed/,

@@ -25,6 +25,18 @@ describe('Progress', () => {
     expect(out.text()).toMatch(/^ {2}… working\r\u001b\[2K\[\s+\d+\.\d s\] ✓ working \(.+\)\n$/);
   });
 
+  it('shows how far a running step is on a terminal, and writes nothing of it elsewhere', () => {
+    const tty = sink(true);
+    new Progress(tty, styleFor(tty, { NO_COLOR: '1' })).step('keys', (update) => {
+      update('1/3');
+      update('2/3');
+    });
+    expect(tty.text()).toMatch(/^ {2}… keys\r\u001b\[2K {2}… keys \(1\/3\)\r\u001b\[2K {2}… keys \(2\/3\)\r\u001b\[2K\[\s+\d+\.\d s\] ✓ keys \(.+\)\n$/);
+    const log = sink(false);
+    new Progress(log, styleFor(log, {})).step('keys', (update) => update('1/3'));
+    expect(log.text()).toMatch(/^\[\s+\d+\.\d s\] ✓ keys \(.+\)\n$/);
+  });
+
   it('lets a failing step throw, unreported, ending the terminal line', () => {
     const out = sink(true);
     const progress = new Progress(out, styleFor(out, { NO_COLOR: '1' }));

@@ -24,14 +24,21 @@ export class Progress {
     return (performance.now() - this.#start) / 1000;
   }
 
-  /** Runs `fn` as a step named `label`, reports it, and returns its result (errors propagate unreported). */
-  step<T>(label: string, fn: () => T): T {
+  /**
+   * Runs `fn` as a step named `label`, reports it, and returns its result (errors propagate
+   * unreported). `fn` may call `update(detail)` to show how far it is (`12/31`): on a terminal the
+   * running line becomes `… label (detail)`; elsewhere nothing is written, so logs keep one line
+   * per step.
+   */
+  step<T>(label: string, fn: (update: (detail: string) => void) => T): T {
     const live = this.#sink.isTTY === true;
-    if (live) this.#sink.write(this.#style.dim(`  … ${label}`));
+    const running = (detail: string): string => this.#style.dim(`  … ${label}${detail === '' ? '' : ` (${detail})`}`);
+    if (live) this.#sink.write(running(''));
+    const update = live ? (detail: string): void => void this.#sink.write(`\r\u001b[2K${running(detail)}`) : (): void => {};
     const t0 = performance.now();
     let result: T;
     try {
-      result = fn();
+      result = fn(update);
     } catch (error) {
       if (live) this.#sink.write('\n');
       throw error;

@@ -96,8 +96,8 @@ export function runDemo(options: DemoOptions, progress: Progress): DemoReport {
     );
     const p = engine.parameters;
     const plan = matrixVectorPlan(size, engine.slots);
-    const keys: CkksKeys = progress.step(`keys: secret, public, relinearization and ${plan.rotationSteps.length} rotation keys`, () => {
-      const k = engine.generateKeys({ rotations: [...plan.rotationSteps] });
+    const keys: CkksKeys = progress.step(`keys: secret, public, relinearization and ${plan.rotationSteps.length} rotation keys`, (update) => {
+      const k = engine.generateKeys({ rotations: [...plan.rotationSteps], onProgress: ({ done, total }) => update(`${done}/${total}`) });
       sync();
       return k;
     });
