@@ -96,7 +96,15 @@ export class CkksEncoder {
    *   coefficient reaches 2^53 (lower the scale or the values: float64 could not hold it exactly).
    */
   encodeToCoefficients(values: SlotValues, scale: number): Float64Array {
-    checkScale(scale, 'encodeToCoefficients');
+    return this._encodeToCoefficients(values, scale, 'encodeToCoefficients');
+  }
+
+  /**
+   * {@link CkksEncoder.encodeToCoefficients} whose errors name `where` (the engine's `encode`).
+   * @internal
+   */
+  _encodeToCoefficients(values: SlotValues, scale: number, where: string): Float64Array {
+    checkScale(scale, where);
     const n = this.slots;
     const re = new Float64Array(n);
     const im = new Float64Array(n);
@@ -105,25 +113,25 @@ export class CkksEncoder {
     const imagPart: ArrayLike<number> | null = complex ? values.im : null;
     if (realPart === null || typeof realPart !== 'object' || typeof realPart.length !== 'number') {
       throw new CkksEncodingError(
-        `encodeToCoefficients: values must be an array of numbers or { re, im } arrays, got ${realPart === null ? 'null' : typeof realPart}`,
+        `${where}: values must be an array of numbers or { re, im } arrays, got ${realPart === null ? 'null' : typeof realPart}`,
       );
     }
     const count = realPart.length;
     if (imagPart !== null && (typeof imagPart !== 'object' || imagPart.length !== count)) {
       throw new CkksEncodingError(
-        `encodeToCoefficients: values.re and values.im must have the same length, got ${count} and ${String(imagPart?.length)}`,
+        `${where}: values.re and values.im must have the same length, got ${count} and ${String(imagPart?.length)}`,
       );
     }
     if (count > n) {
-      throw new CkksEncodingError(`encodeToCoefficients: at most ${n} slot values fit N = ${this.ringDegree}, got ${count}`);
+      throw new CkksEncodingError(`${where}: at most ${n} slot values fit N = ${this.ringDegree}, got ${count}`);
     }
     for (let j = 0; j < count; j += 1) {
       const r = realPart[j];
       const i = imagPart === null ? 0 : imagPart[j];
       if (typeof r !== 'number' || !Number.isFinite(r) || typeof i !== 'number' || !Number.isFinite(i)) {
-        const where = complex ? (typeof r !== 'number' || !Number.isFinite(r) ? `values.re[${j}]` : `values.im[${j}]`) : `values[${j}]`;
+        const field = complex ? (typeof r !== 'number' || !Number.isFinite(r) ? `values.re[${j}]` : `values.im[${j}]`) : `values[${j}]`;
         throw new CkksEncodingError(
-          `encodeToCoefficients: ${where} must be a finite number, got ${String(typeof r !== 'number' || !Number.isFinite(r) ? r : i)}`,
+          `${where}: ${field} must be a finite number, got ${String(typeof r !== 'number' || !Number.isFinite(r) ? r : i)}`,
         );
       }
       const target = this.fftIndexOfSlot[j]!;
@@ -151,7 +159,7 @@ export class CkksEncoder {
     }
     if (!(largest < EXACT_LIMIT)) {
       throw new CkksEncodingError(
-        `encodeToCoefficients: a scaled coefficient reaches ${largest.toExponential(3)} ≥ 2^53 (scale 2^${Math.log2(scale).toFixed(2)}); ` +
+        `${where}: a scaled coefficient reaches ${largest.toExponential(3)} ≥ 2^53 (scale 2^${Math.log2(scale).toFixed(2)}); ` +
           'float64 cannot hold it exactly, so lower the scale or the magnitude of the values',
       );
     }

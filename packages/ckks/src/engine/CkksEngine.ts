@@ -356,7 +356,7 @@ export class CkksEngine {
     if (typeof scale !== 'number' || !Number.isFinite(scale) || scale < 1) {
       throw new CkksArgumentError(`${op}: scale must be a finite number >= 1, got ${String(scale)}`);
     }
-    const coefficients = this.encoder.encodeToCoefficients(values, scale);
+    const coefficients = this.encoder._encodeToCoefficients(values, scale, op);
     const primes = p.qPrimes.slice(0, level + 1);
     checkCoefficientsFit(coefficients, primes, level, op);
     const data = upload(coefficientsToRns(coefficients, primes), [1, level + 1, p.ringDegree], this.device);

@@ -15,6 +15,7 @@ import {
   CkksScaleMismatchError,
 } from './errors.js';
 import { encodeMatrixDiagonals, tileVector } from './matrixVector.js';
+import { CkksEncodingError } from '../encoding/errors.js';
 
 describe('engine errors', () => {
   const engine = CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, seed: 'errors' });
@@ -174,6 +175,10 @@ describe('engine errors', () => {
     // A misspelt option is refused, not ignored.
     expect(() => engine.generateKeys({ rotation: [1] } as never)).toThrow(new CkksArgumentError('generateKeys: unknown option "rotation"; expected rotations, conjugation, onProgress'));
     expect(() => engine.generateKeys({ onProgress: 'log' as never })).toThrow(new CkksArgumentError('generateKeys: onProgress must be a function, got "log"'));
+    // Bad values are named as the caller wrote them: engine.encode, not the encoder inside it.
+    expect(() => engine.encode(new Float64Array(513))).toThrow(new CkksEncodingError('encode: at most 512 slot values fit N = 1024, got 513'));
+    expect(() => engine.encode([1, Number.NaN])).toThrow(new CkksEncodingError('encode: values[1] must be a finite number, got NaN'));
+    expect(() => engine.encode({ re: [1], im: [Infinity] })).toThrow(new CkksEncodingError('encode: values.im[0] must be a finite number, got Infinity'));
     expect(() => engine.encode([1], { levle: 2 } as never)).toThrow(/encode: unknown option "levle"; expected level, scale/);
     expect(() => CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, devise: 'cuda' } as never)).toThrow(
       /CkksEngine.create: unknown option "devise"; expected preset, parameters, device, allowInsecure, seed/,
