@@ -19,7 +19,13 @@ const guideSidebar: DefaultTheme.SidebarItem[] = [
       { text: 'Where host time goes', link: '/concepts/host-costs' },
     ],
   },
-  { text: 'How-to', items: [{ text: 'Capture a matrix-vector product', link: '/how-to/capture-matrix-vector' }] },
+  {
+    text: 'How-to',
+    items: [
+      { text: 'Capture a matrix-vector product', link: '/how-to/capture-matrix-vector' },
+      { text: 'Serve encrypted computation', link: '/how-to/serve-encrypted-computation' },
+    ],
+  },
   { text: 'Measurements', items: [{ text: 'Benchmarks', link: '/benchmarks' }] },
 ];
 
