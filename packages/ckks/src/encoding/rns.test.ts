@@ -29,8 +29,46 @@ describe('coefficientsToRns', () => {
     );
   });
 
+  it('is exact for moduli up to just below 2^52 (the range of the quotient estimate by 1/q), at and around multiples of q and ±2^52', () => {
+    // Odd moduli at the top of the estimate's range (q < 2^52), a 40-bit and a 20-bit one;
+    // coefficients at and beside multiples of each, around ±2^52 (where the estimate's loop hands
+    // over to the exact paths) and anywhere below 2^53.
+    const moduli = [2n ** 52n - 1n, 2n ** 52n - 47n, 2n ** 51n + 1n, P40, P20];
+    // k·q + d for any k with |k·q| < 2^52.
+    const nearMultiple = fc
+      .tuple(fc.constantFrom(...moduli), fc.double({ min: -1, max: 1, noNaN: true }), fc.integer({ min: -2, max: 2 }))
+      .map(([q, t, d]) => {
+        const most = (2n ** 52n - 3n) / q;
+        return Number((BigInt(Math.trunc(t * Number(most))) * q) + BigInt(d));
+      });
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }),
+            nearMultiple,
+            fc.integer({ min: -3, max: 3 }).map((d) => 2 ** 52 + d),
+            fc.integer({ min: -3, max: 3 }).map((d) => -(2 ** 52) + d),
+          ),
+          { minLength: 1, maxLength: 64 },
+        ),
+        (values) => {
+          const residues = coefficientsToRns(Float64Array.from(values), moduli);
+          moduli.forEach((q, l) => values.forEach((c, i) => expect(residues[l * values.length + i], `${c} mod ${q}`).toBe(mod(BigInt(c), q))));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('handles the edges: 0, −0, ±1, ±(2^53 − 1), and float64 integers beyond 2^53 exactly', () => {
-    const values = [0, -0, 1, -1, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53, -(2 ** 60), 2 ** 62 + 2 ** 40, -(2 ** 70)];
+    // Negative c below a 60/61-bit q is q − |c| in 32-bit halves: |c| whose low half equals q's
+    // (no borrow), exceeds it by one (a borrow of exactly one), or is 2^32 − 1.
+    const halves = [P60, P61].flatMap((q) => {
+      const low = Number(q & 0xffffffffn);
+      return [-low, -(low + 1), -(2 ** 40 + low), -(2 ** 40 + low + 1), -(2 ** 32 - 1)];
+    });
+    const values = [0, -0, 1, -1, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53, -(2 ** 60), 2 ** 62 + 2 ** 40, -(2 ** 70), ...halves];
     const residues = coefficientsToRns(Float64Array.from(values), PRIMES);
     PRIMES.forEach((q, l) => {
       values.forEach((c, i) => expect(residues[l * values.length + i], `${c} mod ${q}`).toBe(mod(BigInt(c), q)));

@@ -1,6 +1,7 @@
 import { CkksEncodingError } from './errors.js';
 
 const TWO_32 = 2 ** 32;
+const INV_TWO_32 = 2 ** -32;
 const TWO_52 = 2 ** 52;
 const TWO_53 = 2 ** 53;
 const TWO_64 = 1n << 64n;
@@ -34,6 +35,124 @@ function modInverse(x: bigint, m: bigint, where: string): bigint {
     throw new CkksEncodingError(`${where}: the moduli ${x} and ${m} are not coprime, so CRT reconstruction is impossible`);
   }
   return ((oldS % m) + m) % m;
+}
+
+/** Writes the residue r ∈ [0, 2^53) at word `at` of `words` (the 32-bit halves of a 64-bit word). */
+function writeSmallResidue(words: Uint32Array, at: number, r: number): void {
+  const high = Math.floor(r * INV_TWO_32); // exact: a power-of-two scaling
+  words[2 * at + LOW] = r - high * TWO_32;
+  words[2 * at + HIGH] = high;
+}
+
+/**
+ * The residues mod `q` < 2^52 of every coefficient into `out[base …]`: the scale primes of every
+ * preset, so this loop is most of an encode's conversion. For |c| < 2^52 the quotient estimate
+ * k = floor(c · (1/q)) is off by at most one (c · (1/q) is c/q within a relative 2^−52, and
+ * |c/q| < 2^52), so c − k·q is exact (|k·q| ≤ |c| + q < 2^53), lies in [−q, 2q), and one correction
+ * lands it in [0, q). A multiplication by the precomputed 1/q costs a fraction of a division.
+ * Larger coefficients take {@link floatResidues}' exact paths.
+ */
+function floatResiduesBelow52(coefficients: Float64Array, q: bigint, base: number, out: BigUint64Array, words: Uint32Array): void {
+  const m = floatModulus(q);
+  const qNumber = m.number;
+  const qInverse = 1 / qNumber;
+  const n = coefficients.length;
+  for (let i = 0; i < n; i += 1) {
+    const c = coefficients[i]!;
+    if (!(Math.abs(c) < TWO_52)) {
+      floatResidue(c, m, base + i, out, words);
+      continue;
+    }
+    let r = c - Math.floor(c * qInverse) * qNumber;
+    if (r < 0) r += qNumber;
+    else if (r >= qNumber) r -= qNumber;
+    // writeSmallResidue, written out: this loop runs N·limbs times per encode.
+    const high = Math.floor(r * INV_TWO_32);
+    const at = 2 * (base + i);
+    words[at + LOW] = r - high * TWO_32;
+    words[at + HIGH] = high;
+  }
+}
+
+/**
+ * The residues mod any `q` of every coefficient into `out[base …]` (see {@link floatResidue}).
+ * For q ≥ 2^53 (the 60-bit base prime) and |c| < 2^53 the residue is c itself or q − |c|: that
+ * case is written out here, since it is every coefficient of an ordinary encode.
+ */
+function floatResidues(coefficients: Float64Array, q: bigint, base: number, out: BigUint64Array, words: Uint32Array): void {
+  const m = floatModulus(q);
+  const n = coefficients.length;
+  if (m.number < TWO_53) {
+    for (let i = 0; i < n; i += 1) floatResidue(coefficients[i]!, m, base + i, out, words);
+    return;
+  }
+  for (let i = 0; i < n; i += 1) {
+    const c = coefficients[i]!;
+    const at = 2 * (base + i);
+    if (c >= 0 && c < TWO_53) {
+      const high = Math.floor(c * INV_TWO_32);
+      words[at + LOW] = c - high * TWO_32;
+      words[at + HIGH] = high;
+    } else if (c < 0 && c > -TWO_53) {
+      // q − |c| in 32-bit halves, as in floatResidue.
+      const magnitude = -c;
+      const magnitudeHigh = Math.floor(magnitude * INV_TWO_32);
+      let low = m.low - (magnitude - magnitudeHigh * TWO_32);
+      let high = m.high - magnitudeHigh;
+      if (low < 0) {
+        low += TWO_32;
+        high -= 1;
+      }
+      words[at + LOW] = low;
+      words[at + HIGH] = high;
+    } else {
+      floatResidue(c, m, base + i, out, words);
+    }
+  }
+}
+
+/** A modulus in the forms {@link floatResidue} needs, computed once per limb (BigInt steps are dear). */
+interface FloatModulus {
+  readonly q: bigint;
+  /** Number(q): exact below 2^53. */
+  readonly number: number;
+  /** The 32-bit halves of q. */
+  readonly low: number;
+  readonly high: number;
+}
+
+function floatModulus(q: bigint): FloatModulus {
+  return { q, number: Number(q), low: Number(q & 0xffffffffn), high: Number(q >> 32n) };
+}
+
+/**
+ * c mod q into word `at`, exactly, for an integer float64 c: BigInt from 2^53 on (every such
+ * float64 is an integer); Number arithmetic below, where every step stays exact.
+ */
+function floatResidue(c: number, m: FloatModulus, at: number, out: BigUint64Array, words: Uint32Array): void {
+  const magnitude = Math.abs(c);
+  const qNumber = m.number;
+  if (magnitude >= TWO_53) {
+    const big = BigInt(c) % m.q;
+    out[at] = big < 0n ? big + m.q : big;
+  } else if (qNumber < TWO_53) {
+    // q < 2^53 is exact as a Number (Number(q) rounds only from 2^53 on).
+    let r = c % qNumber; // exact: both operands are integers below 2^53
+    if (r < 0) r += qNumber;
+    writeSmallResidue(words, at, r);
+  } else if (c >= 0) {
+    writeSmallResidue(words, at, c); // |c| < 2^53 ≤ q
+  } else {
+    // q − |c| with q ≥ 2^53 > |c|, in 32-bit halves so that no step leaves the exact range.
+    let low = m.low - (magnitude % TWO_32);
+    let high = m.high - Math.floor(magnitude / TWO_32);
+    if (low < 0) {
+      low += TWO_32;
+      high -= 1;
+    }
+    words[2 * at + LOW] = low;
+    words[2 * at + HIGH] = high;
+  }
 }
 
 /**
@@ -78,47 +197,8 @@ export function coefficientsToRns(coefficients: Float64Array | readonly bigint[]
   }
   const words = new Uint32Array(out.buffer, out.byteOffset, out.length * 2);
   primes.forEach((q, l) => {
-    const base = l * n;
-    const qIsSmall = q < BigInt(TWO_53);
-    const qBelow52 = q < BigInt(TWO_52);
-    const qNumber = Number(q);
-    const qLow = Number(q & 0xffffffffn);
-    const qHigh = Number(q >> 32n);
-    for (let i = 0; i < n; i += 1) {
-      const c = coefficients[i]!;
-      const magnitude = Math.abs(c);
-      let r: number;
-      if (magnitude >= TWO_53) {
-        const big = BigInt(c) % q;
-        out[base + i] = big < 0n ? big + q : big;
-        continue;
-      } else if (qBelow52 && magnitude < TWO_52) {
-        // k = floor(c/q) computed in float64 may be off by one, but |k·q| ≤ |c| + q < 2^53 here
-        // (|c|, q < 2^52), so c − k·q is exact, lies in [−q, 2q), and one correction lands it in [0, q).
-        r = c - Math.floor(c / qNumber) * qNumber;
-        if (r < 0) r += qNumber;
-        else if (r >= qNumber) r -= qNumber;
-      } else if (qIsSmall) {
-        r = c % qNumber; // exact: both operands are integers below 2^53
-        if (r < 0) r += qNumber;
-      } else if (c >= 0) {
-        r = c; // |c| < 2^53 ≤ q
-      } else {
-        // q − |c| with q ≥ 2^53 > |c|, in 32-bit halves so that no step leaves the exact range.
-        let low = qLow - (magnitude % TWO_32);
-        let high = qHigh - Math.floor(magnitude / TWO_32);
-        if (low < 0) {
-          low += TWO_32;
-          high -= 1;
-        }
-        words[2 * (base + i) + LOW] = low;
-        words[2 * (base + i) + HIGH] = high;
-        continue;
-      }
-      const high = Math.floor(r / TWO_32);
-      words[2 * (base + i) + LOW] = r - high * TWO_32;
-      words[2 * (base + i) + HIGH] = high;
-    }
+    if (q < BigInt(TWO_52)) floatResiduesBelow52(coefficients, q, l * n, out, words);
+    else floatResidues(coefficients, q, l * n, out, words);
   });
   return out;
 }

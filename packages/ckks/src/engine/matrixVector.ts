@@ -139,7 +139,8 @@ export function encodeMatrixDiagonals(
   if (level === 0) throw new CkksLevelMismatchError(`${op}: the product rescales once, so it needs level >= 1, got level 0`);
   const scale = options.scale ?? Number(p.qPrimes[level]!);
   const { period, babySteps, giantSteps } = plan;
-  const entry = (r: number, c: number): number => (r < d && c < d ? matrix[r]![c]! : 0);
+  // d' (period) is a power of two: `& mask` is `mod d'` for every integer, negative ones included.
+  const mask = period - 1;
   const plaintexts = new Map<number, Plaintext>();
   try {
     for (let j = 0; j < giantSteps; j += 1) {
@@ -148,14 +149,18 @@ export function encodeMatrixDiagonals(
         const shift = j * babySteps;
         const values = new Float64Array(slots);
         let nonZero = false;
-        for (let t = 0; t < slots; t += 1) {
-          // rot(diag_k, −shift)[t] = diag_k[t − shift], diag_k[t] = M[t mod d'][(t + k) mod d'].
-          const row = (((t - shift) % period) + period) % period;
-          const v = entry(row, (row + k) % period);
+        // rot(diag_k, −shift)[t] = diag_k[t − shift], diag_k[t] = M[t mod d'][(t + k) mod d']: a
+        // function of t mod d', so one period is computed and then repeated over the slots.
+        for (let t = 0; t < period; t += 1) {
+          const row = (t - shift) & mask;
+          const column = (row + k) & mask;
+          const v = row < d && column < d ? matrix[row]![column]! : 0;
           values[t] = v;
           if (v !== 0) nonZero = true;
         }
-        if (nonZero) plaintexts.set(k, engine.encode(values, { level, scale }));
+        if (!nonZero) continue;
+        for (let filled = period; filled < slots; filled *= 2) values.copyWithin(filled, 0, Math.min(filled, slots - filled));
+        plaintexts.set(k, engine.encode(values, { level, scale }));
       }
     }
     if (plaintexts.size === 0) plaintexts.set(0, engine.encode(new Float64Array(slots), { level, scale }));
