@@ -30,6 +30,7 @@ export {
   type MatrixVectorPlan,
   type EncodedMatrixDiagonals,
   type EncodeMatrixDiagonalsOptions,
+  type DiagonalEncodingProgress,
 } from './engine/matrixVector.js';
 export {
   CkksEngineError,

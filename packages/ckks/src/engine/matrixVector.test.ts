@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { Ciphertext } from '@fhelium/ckks-values';
+import { memoryAllocated } from '@fhelium/cuda-native';
 
 import { CkksEngine, type CkksKeys } from './CkksEngine.js';
-import { CkksContextMismatchError, CkksLevelMismatchError, CkksMissingKeyError } from './errors.js';
+import { CkksArgumentError, CkksContextMismatchError, CkksLevelMismatchError, CkksMissingKeyError } from './errors.js';
 import {
   encodeMatrixDiagonals,
   matrixVector,
@@ -124,6 +125,20 @@ describe('matrixVector (CPU, test-n10-l3: 512 slots)', () => {
       expect(worstError(engine, keys, fused, m, v)).toBeLessThanOrEqual(worstError(engine, keys, composed, m, v) + 1e-9);
       diagonals.dispose();
     }
+  });
+
+  it('reports every diagonal, zero ones included; an error thrown by onProgress releases the plaintexts made so far', () => {
+    const m = Array.from({ length: 6 }, (_, r) => Array.from({ length: 6 }, (_, c) => (c === r ? 0 : r + c)));
+    const seen: number[] = [];
+    const diagonals = encodeMatrixDiagonals(engine, m, { level: 2, onProgress: ({ done, total }) => seen.push(done * 100 + total) });
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((done) => done * 100 + 8)); // d' = 8
+    expect(diagonals.plaintexts.has(0)).toBe(false); // the zero main diagonal is skipped, and reported
+    diagonals.dispose();
+    const before = memoryAllocated('cpu');
+    const stop = new Error('cancelled');
+    expect(() => encodeMatrixDiagonals(engine, m, { level: 2, onProgress: ({ done }) => { if (done === 5) throw stop; } })).toThrow(stop);
+    expect(memoryAllocated('cpu')).toBe(before);
+    expect(() => encodeMatrixDiagonals(engine, m, { onProgress: 1 as never })).toThrow(new CkksArgumentError('encodeMatrixDiagonals: onProgress must be a function, got number 1'));
   });
 
   it('skips zero diagonals: a diagonal matrix needs no rotation key', () => {

@@ -108,7 +108,11 @@ export function runDemo(options: DemoOptions, progress: Progress): DemoReport {
 
     const random = new DemoRandom(seed);
     const { matrix, vector } = progress.step(`random ${size}×${size} matrix and vector (entries in [-1, 1))`, () => ({ matrix: random.matrix(size), vector: random.vector(size) }));
-    const diagonals = own(progress.step('matrix encoded as pre-rotated diagonals (plaintexts)', () => encodeMatrixDiagonals(engine, matrix)));
+    const diagonals = own(
+      progress.step('matrix encoded as pre-rotated diagonals (plaintexts)', (update) =>
+        encodeMatrixDiagonals(engine, matrix, { onProgress: ({ done, total }) => update(`${done}/${total}`) }),
+      ),
+    );
     const input = own(
       progress.step('vector encoded and encrypted with the public key', () => {
         const pt = engine.encode(tileVector(vector, size, engine.slots));
