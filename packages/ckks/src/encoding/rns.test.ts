@@ -114,6 +114,41 @@ describe('rnsToCoefficientsExact', () => {
   });
 });
 
+describe('rnsToCoefficientsExact with a 60-bit q0 and the others below 2^52 (the fast path of every preset)', () => {
+  const P40B = 1099511590913n;
+  const FAST = [P60, P40, P40B, P20];
+  const q = FAST.reduce((a, b) => a * b, 1n);
+  const halfQ = (q - 1n) / 2n;
+  const TWO52 = 2n ** 52n;
+
+  it('gives every centered integer below Q/2, whether q0 alone, the first two or all primes hold it', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.bigInt({ min: -TWO52, max: TWO52 }),
+            fc.bigInt({ min: -halfQ, max: halfQ }),
+            // k·q0 + d: r0 = d is small, yet the value is not, so the other residues must refuse d.
+            fc.tuple(fc.bigInt({ min: -1000n, max: 1000n }), fc.bigInt({ min: -(2n ** 40n), max: 2n ** 40n })).map(([k, d]) => k * P60 + d),
+          ),
+          { minLength: 1, maxLength: 32 },
+        ),
+        (xs) => {
+          const got = rnsToCoefficientsExact(coefficientsToRns(xs, FAST), FAST);
+          xs.forEach((x, i) => expect(got[i], String(x)).toBe(Number(x)));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is exact at the edges of the Number path (±2^52) and of q0', () => {
+    const edges = [0n, 1n, -1n, TWO52 - 1n, TWO52, TWO52 + 1n, -TWO52 + 1n, -TWO52, -TWO52 - 1n, (P60 - 1n) / 2n, -(P60 - 1n) / 2n, P60, -P60, P60 + 1n, P60 - 1n];
+    const got = rnsToCoefficientsExact(coefficientsToRns(edges, FAST), FAST);
+    edges.forEach((x, i) => expect(got[i], String(x)).toBe(Number(x)));
+  });
+});
+
 describe('rnsToCoefficients', () => {
   it('round-trips |x| < q0/2 exactly from one limb, and |x| < q0·q1/2 (to float rounding) from two', () => {
     const half0 = (P60 - 1n) / 2n;

@@ -214,15 +214,25 @@ function checkResidues(residues: BigUint64Array, primes: readonly bigint[], limb
     );
   }
   const n = residues.length / primes.length;
+  // Compared in 32-bit halves (reading a BigUint64Array element makes a BigInt).
+  const words = wordsOf(residues);
   for (let l = 0; l < limbsToUse; l += 1) {
     const q = primes[l]!;
-    for (let i = 0; i < n; i += 1) {
-      if (residues[l * n + i]! >= q) {
-        throw new CkksEncodingError(`${where}: residues[${l}·N + ${i}] = ${residues[l * n + i]} is not below primes[${l}] = ${q}`);
+    const qHigh = Number(q >> 32n);
+    const qLow = Number(q & 0xffffffffn);
+    for (let i = l * n; i < (l + 1) * n; i += 1) {
+      const high = words[2 * i + HIGH]!;
+      if (high > qHigh || (high === qHigh && words[2 * i + LOW]! >= qLow)) {
+        throw new CkksEncodingError(`${where}: residues[${l}·N + ${i - l * n}] = ${residues[i]} is not below primes[${l}] = ${q}`);
       }
     }
   }
   return n;
+}
+
+/** The 32-bit halves of 64-bit words (LOW and HIGH index them). */
+function wordsOf(values: BigUint64Array): Uint32Array {
+  return new Uint32Array(values.buffer, values.byteOffset, values.length * 2);
 }
 
 /**
@@ -290,6 +300,50 @@ function centeredFromPair(p: GarnerPair, r0: bigint, r1: bigint): bigint {
   return x > p.half ? x - p.modulus : x;
 }
 
+/** The moduli q_1 … q_{limbs−1} for the fast path's check (each below 2^52), or null when one is not. */
+function smallCheckModuli(primes: readonly bigint[]): { readonly q: Float64Array; readonly inverse: Float64Array } | null {
+  const limbs = primes.length;
+  const q = new Float64Array(limbs);
+  const inverse = new Float64Array(limbs);
+  for (let l = 1; l < limbs; l += 1) {
+    if (primes[l]! >= BigInt(TWO_52)) return null;
+    q[l] = Number(primes[l]!);
+    inverse[l] = 1 / q[l]!;
+  }
+  return { q, inverse };
+}
+
+/**
+ * The residue r0 = high·2^32 + low mod q0 (q0 ≥ 2^53 in 32-bit halves q0High, q0Low) centered,
+ * when that is below 2^52 in magnitude: r0 itself when r0 < 2^52, −(q0 − r0) when q0 − r0 < 2^52;
+ * otherwise null. Every step is exact in float64.
+ */
+function centeredSmall(high: number, low: number, q0High: number, q0Low: number): number | null {
+  if (high < 2 ** 20) return high * TWO_32 + low; // r0 < 2^52 ≤ q0/2
+  let differenceLow = q0Low - low;
+  let differenceHigh = q0High - high;
+  if (differenceLow < 0) {
+    differenceLow += TWO_32;
+    differenceHigh -= 1;
+  }
+  return differenceHigh < 2 ** 20 ? -(differenceHigh * TWO_32 + differenceLow) : null;
+}
+
+/** Whether x (|x| < 2^52) ≡ residue l of coefficient i for every l ≥ 1, by the 1/q estimate of coefficientsToRns. */
+function agreesWithResidues(x: number, words: Uint32Array, n: number, i: number, check: { readonly q: Float64Array; readonly inverse: Float64Array }): boolean {
+  const q = check.q;
+  const inverse = check.inverse;
+  for (let l = 1; l < q.length; l += 1) {
+    const ql = q[l]!;
+    let r = x - Math.floor(x * inverse[l]!) * ql;
+    if (r < 0) r += ql;
+    else if (r >= ql) r -= ql;
+    const at = 2 * (l * n + i);
+    if (r !== words[at + HIGH]! * TWO_32 + words[at + LOW]!) return false;
+  }
+  return true;
+}
+
 /**
  * The centered integers of the residues (`[limbs, N]` over all of `primes`) as float64, exact up to
  * the one final rounding, whatever their size below Q/2 (Q the product of the primes). Each
@@ -307,9 +361,24 @@ export function rnsToCoefficientsExact(residues: BigUint64Array, primes: readonl
   const n = checkResidues(residues, primes, limbs, 'rnsToCoefficientsExact');
   if (limbs <= 2) return rnsToCoefficients(residues, primes, limbs as 1 | 2);
   const out = new Float64Array(n);
+  const words = wordsOf(residues);
+  const q0 = primes[0]!;
+  // The fast path needs q0 ≥ 2^53 (so that every |x| < 2^52 is below q0/2) and the others below 2^52.
+  const check = q0 >= BigInt(TWO_53) ? smallCheckModuli(primes) : null;
+  const q0High = Number(q0 >> 32n);
+  const q0Low = Number(q0 & 0xffffffffn);
   const pair = garnerPair(primes, 'rnsToCoefficientsExact');
   let full: CrtBasis | null = null;
   for (let i = 0; i < n; i += 1) {
+    // Number fast path: x = r0 or r0 − q0, when that is below 2^52 in magnitude and agrees with
+    // every other residue, is the centered value itself (by the CRT, |x| < q0/2 ≤ Q/2), exact.
+    if (check !== null) {
+      const x = centeredSmall(words[2 * i + HIGH]!, words[2 * i + LOW]!, q0High, q0Low);
+      if (x !== null && agreesWithResidues(x, words, n, i, check)) {
+        out[i] = x;
+        continue;
+      }
+    }
     const x = centeredFromPair(pair, residues[i]!, residues[n + i]!);
     out[i] = Number(x);
     let held = true;
