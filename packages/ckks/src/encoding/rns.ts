@@ -45,69 +45,41 @@ function writeSmallResidue(words: Uint32Array, at: number, r: number): void {
 }
 
 /**
- * The residues mod `q` < 2^52 of every coefficient into `out[base …]`: the scale primes of every
- * preset, so this loop is most of an encode's conversion. For |c| < 2^52 the quotient estimate
- * k = floor(c · (1/q)) is off by at most one (c · (1/q) is c/q within a relative 2^−52, and
- * |c/q| < 2^52), so c − k·q is exact (|k·q| ≤ |c| + q < 2^53), lies in [−q, 2q), and one correction
- * lands it in [0, q). A multiplication by the precomputed 1/q costs a fraction of a division.
- * Larger coefficients take {@link floatResidues}' exact paths.
+ * x mod q for |x| < 2^52 and q < 2^52, given 1/q: the quotient estimate k = floor(x · (1/q)) is off
+ * by at most one (x · (1/q) is x/q within a relative 2^−52, and |x/q| < 2^52), so x − k·q is exact
+ * (|k·q| ≤ |x| + q < 2^53), lies in [−q, 2q), and one correction lands it in [0, q). A
+ * multiplication by the precomputed 1/q costs a fraction of a division.
  */
-function floatResiduesBelow52(coefficients: Float64Array, q: bigint, base: number, out: BigUint64Array, words: Uint32Array): void {
-  const m = floatModulus(q);
-  const qNumber = m.number;
-  const qInverse = 1 / qNumber;
-  const n = coefficients.length;
-  for (let i = 0; i < n; i += 1) {
-    const c = coefficients[i]!;
-    if (!(Math.abs(c) < TWO_52)) {
-      floatResidue(c, m, base + i, out, words);
-      continue;
-    }
-    let r = c - Math.floor(c * qInverse) * qNumber;
-    if (r < 0) r += qNumber;
-    else if (r >= qNumber) r -= qNumber;
-    // writeSmallResidue, written out: this loop runs N·limbs times per encode.
-    const high = Math.floor(r * INV_TWO_32);
-    const at = 2 * (base + i);
-    words[at + LOW] = r - high * TWO_32;
-    words[at + HIGH] = high;
-  }
+function residueBelow52(x: number, q: number, inverse: number): number {
+  const r = x - Math.floor(x * inverse) * q;
+  if (r < 0) return r + q;
+  return r >= q ? r - q : r;
 }
 
 /**
- * The residues mod any `q` of every coefficient into `out[base …]` (see {@link floatResidue}).
- * For q ≥ 2^53 (the 60-bit base prime) and |c| < 2^53 the residue is c itself or q − |c|: that
- * case is written out here, since it is every coefficient of an ordinary encode.
+ * The residues mod `q` < 2^52 of every coefficient into `out[base …]`: the scale primes of every
+ * preset, so this loop is most of an encode's conversion. Coefficients of 2^52 and more take
+ * {@link floatResidue}'s exact paths.
  */
+function floatResiduesBelow52(coefficients: Float64Array, q: bigint, base: number, out: BigUint64Array, words: Uint32Array): void {
+  const m = floatModulus(q);
+  const qInverse = 1 / m.number;
+  const n = coefficients.length;
+  for (let i = 0; i < n; i += 1) {
+    const c = coefficients[i]!;
+    if (Math.abs(c) < TWO_52) writeSmallResidue(words, base + i, residueBelow52(c, m.number, qInverse));
+    else floatResidue(c, m, base + i, out, words);
+  }
+}
+
+/** The residues mod any `q` of every coefficient into `out[base …]` (see {@link floatResidue}). */
 function floatResidues(coefficients: Float64Array, q: bigint, base: number, out: BigUint64Array, words: Uint32Array): void {
   const m = floatModulus(q);
   const n = coefficients.length;
-  if (m.number < TWO_53) {
-    for (let i = 0; i < n; i += 1) floatResidue(coefficients[i]!, m, base + i, out, words);
-    return;
-  }
   for (let i = 0; i < n; i += 1) {
     const c = coefficients[i]!;
-    const at = 2 * (base + i);
-    if (c >= 0 && c < TWO_53) {
-      const high = Math.floor(c * INV_TWO_32);
-      words[at + LOW] = c - high * TWO_32;
-      words[at + HIGH] = high;
-    } else if (c < 0 && c > -TWO_53) {
-      // q − |c| in 32-bit halves, as in floatResidue.
-      const magnitude = -c;
-      const magnitudeHigh = Math.floor(magnitude * INV_TWO_32);
-      let low = m.low - (magnitude - magnitudeHigh * TWO_32);
-      let high = m.high - magnitudeHigh;
-      if (low < 0) {
-        low += TWO_32;
-        high -= 1;
-      }
-      words[at + LOW] = low;
-      words[at + HIGH] = high;
-    } else {
-      floatResidue(c, m, base + i, out, words);
-    }
+    if (m.number >= TWO_53 && c >= 0 && c < TWO_53) writeSmallResidue(words, base + i, c);
+    else floatResidue(c, m, base + i, out, words);
   }
 }
 
@@ -127,7 +99,8 @@ function floatModulus(q: bigint): FloatModulus {
 
 /**
  * c mod q into word `at`, exactly, for an integer float64 c: BigInt from 2^53 on (every such
- * float64 is an integer); Number arithmetic below, where every step stays exact.
+ * float64 is an integer); Number arithmetic below, where every step stays exact. For the 60-bit
+ * base prime (q ≥ 2^53) the residue of |c| < 2^53 is c itself or q − |c|.
  */
 function floatResidue(c: number, m: FloatModulus, at: number, out: BigUint64Array, words: Uint32Array): void {
   const magnitude = Math.abs(c);
@@ -144,8 +117,9 @@ function floatResidue(c: number, m: FloatModulus, at: number, out: BigUint64Arra
     writeSmallResidue(words, at, c); // |c| < 2^53 ≤ q
   } else {
     // q − |c| with q ≥ 2^53 > |c|, in 32-bit halves so that no step leaves the exact range.
-    let low = m.low - (magnitude % TWO_32);
-    let high = m.high - Math.floor(magnitude / TWO_32);
+    const magnitudeHigh = Math.floor(magnitude * INV_TWO_32);
+    let low = m.low - (magnitude - magnitudeHigh * TWO_32);
+    let high = m.high - magnitudeHigh;
     if (low < 0) {
       low += TWO_32;
       high -= 1;
@@ -334,12 +308,8 @@ function agreesWithResidues(x: number, words: Uint32Array, n: number, i: number,
   const q = check.q;
   const inverse = check.inverse;
   for (let l = 1; l < q.length; l += 1) {
-    const ql = q[l]!;
-    let r = x - Math.floor(x * inverse[l]!) * ql;
-    if (r < 0) r += ql;
-    else if (r >= ql) r -= ql;
     const at = 2 * (l * n + i);
-    if (r !== words[at + HIGH]! * TWO_32 + words[at + LOW]!) return false;
+    if (residueBelow52(x, q[l]!, inverse[l]!) !== words[at + HIGH]! * TWO_32 + words[at + LOW]!) return false;
   }
   return true;
 }
