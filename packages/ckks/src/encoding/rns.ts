@@ -76,9 +76,10 @@ function floatResiduesBelow52(coefficients: Float64Array, q: bigint, base: numbe
 function floatResidues(coefficients: Float64Array, q: bigint, base: number, out: BigUint64Array, words: Uint32Array): void {
   const m = floatModulus(q);
   const n = coefficients.length;
+  const wide = m.number >= TWO_53;
   for (let i = 0; i < n; i += 1) {
     const c = coefficients[i]!;
-    if (m.number >= TWO_53 && c >= 0 && c < TWO_53) writeSmallResidue(words, base + i, c);
+    if (wide && c >= 0 && c < TWO_53) writeSmallResidue(words, base + i, c);
     else floatResidue(c, m, base + i, out, words);
   }
 }
@@ -169,7 +170,7 @@ export function coefficientsToRns(coefficients: Float64Array | readonly bigint[]
       throw new CkksEncodingError(`coefficientsToRns: coefficients[${i}] must be a finite integer, got ${c}`);
     }
   }
-  const words = new Uint32Array(out.buffer, out.byteOffset, out.length * 2);
+  const words = wordsOf(out);
   primes.forEach((q, l) => {
     if (q < BigInt(TWO_52)) floatResiduesBelow52(coefficients, q, l * n, out, words);
     else floatResidues(coefficients, q, l * n, out, words);
@@ -192,8 +193,7 @@ function checkResidues(residues: BigUint64Array, primes: readonly bigint[], limb
   const words = wordsOf(residues);
   for (let l = 0; l < limbsToUse; l += 1) {
     const q = primes[l]!;
-    const qHigh = Number(q >> 32n);
-    const qLow = Number(q & 0xffffffffn);
+    const { high: qHigh, low: qLow } = floatModulus(q);
     for (let i = l * n; i < (l + 1) * n; i += 1) {
       const high = words[2 * i + HIGH]!;
       if (high > qHigh || (high === qHigh && words[2 * i + LOW]! >= qLow)) {
@@ -335,8 +335,7 @@ export function rnsToCoefficientsExact(residues: BigUint64Array, primes: readonl
   const q0 = primes[0]!;
   // The fast path needs q0 ≥ 2^53 (so that every |x| < 2^52 is below q0/2) and the others below 2^52.
   const check = q0 >= BigInt(TWO_53) ? smallCheckModuli(primes) : null;
-  const q0High = Number(q0 >> 32n);
-  const q0Low = Number(q0 & 0xffffffffn);
+  const { high: q0High, low: q0Low } = floatModulus(q0);
   const pair = garnerPair(primes, 'rnsToCoefficientsExact');
   let full: CrtBasis | null = null;
   for (let i = 0; i < n; i += 1) {
