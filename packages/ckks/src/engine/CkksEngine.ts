@@ -48,6 +48,7 @@ import {
   checkCiphertext,
   checkComponents,
   checkKeyCovers,
+  checkOptionalCallback,
   checkPlaintext,
   checkRescalable,
   describe,
@@ -259,7 +260,7 @@ export class CkksEngine {
     this.live(op);
     const { rotations = [], conjugation = false, onProgress } = optionsObject(options, op, ['rotations', 'conjugation', 'onProgress']);
     if (typeof conjugation !== 'boolean') throw new CkksArgumentError(`${op}: conjugation must be a boolean, got ${describe(conjugation)}`);
-    if (onProgress !== undefined && typeof onProgress !== 'function') throw new CkksArgumentError(`${op}: onProgress must be a function, got ${describe(onProgress)}`);
+    checkOptionalCallback(onProgress, op, 'onProgress');
     if (!Array.isArray(rotations)) throw new CkksArgumentError(`${op}: rotations must be an array of integers, got ${describe(rotations)}`);
     const steps = rotations.map((k, i) => {
       if (typeof k !== 'number' || !Number.isSafeInteger(k)) throw new CkksArgumentError(`${op}: rotations[${i}] must be a safe integer, got ${describe(k)}`);

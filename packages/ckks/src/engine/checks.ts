@@ -183,6 +183,14 @@ export function sameKey(a: { keyId: string }, b: { keyId: string }, op: string, 
   }
 }
 
+/**
+ * A callback option (`onProgress`): undefined or a function.
+ * @throws {CkksArgumentError} naming the operation and the option otherwise.
+ */
+export function checkOptionalCallback(value: unknown, op: string, name: string): void {
+  if (value !== undefined && typeof value !== 'function') throw new CkksArgumentError(`${op}: ${name} must be a function, got ${describe(value)}`);
+}
+
 /** A short description of any value for messages. */
 export function describe(value: unknown): string {
   if (value === null || value === undefined) return String(value);

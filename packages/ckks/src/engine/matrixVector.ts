@@ -18,7 +18,7 @@
 import { addMod, mulAccumulateMod, type Tensor } from '@fhelium/cuda-native';
 import { Ciphertext, type Plaintext, type RotationKey } from '@fhelium/ckks-values';
 
-import { checkCiphertext, checkComponents, checkPlaintext, describe, optionsObject, productScale, rescaledScale, sameLevel, sameScale } from './checks.js';
+import { checkCiphertext, checkComponents, checkOptionalCallback, checkPlaintext, describe, optionsObject, productScale, rescaledScale, sameLevel, sameScale } from './checks.js';
 import { CkksEngine, type RotationKeys } from './CkksEngine.js';
 import { CkksArgumentError, CkksContextMismatchError, CkksLevelMismatchError } from './errors.js';
 import { keySwitchInnerProductInto, modDownRescale, modUpToDigits } from './keySwitch.js';
@@ -135,7 +135,7 @@ export function encodeMatrixDiagonals(
   if (!((engine as unknown) instanceof CkksEngine)) throw new CkksArgumentError(`${op}: engine must be a CkksEngine, got ${describe(engine)}`);
   options = optionsObject(options, op, ['level', 'scale', 'onProgress']);
   const { onProgress } = options;
-  if (onProgress !== undefined && typeof onProgress !== 'function') throw new CkksArgumentError(`${op}: onProgress must be a function, got ${describe(onProgress)}`);
+  checkOptionalCallback(onProgress, op, 'onProgress');
   if (!Array.isArray(matrix) || matrix.length === 0) throw new CkksArgumentError(`${op}: matrix must be a non-empty array of rows`);
   const d = matrix.length;
   matrix.forEach((row, r) => {
