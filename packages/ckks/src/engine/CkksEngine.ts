@@ -262,15 +262,16 @@ export class CkksEngine {
     if (typeof conjugation !== 'boolean') throw new CkksArgumentError(`${op}: conjugation must be a boolean, got ${describe(conjugation)}`);
     checkOptionalCallback(onProgress, op, 'onProgress');
     if (!Array.isArray(rotations)) throw new CkksArgumentError(`${op}: rotations must be an array of integers, got ${describe(rotations)}`);
+    // Each step with its Galois element; steps of one element share one key.
     const steps = rotations.map((k, i) => {
       if (typeof k !== 'number' || !Number.isSafeInteger(k)) throw new CkksArgumentError(`${op}: rotations[${i}] must be a safe integer, got ${describe(k)}`);
-      if (galoisElementForRotation(k, this.parameters.logN) === 1) {
+      const g = galoisElementForRotation(k, this.parameters.logN);
+      if (g === 1) {
         throw new CkksArgumentError(`${op}: rotations[${i}] = ${k} is a multiple of the ${this.slots} slots (the identity); it needs no key`);
       }
-      return k;
+      return { k, g };
     });
-    const elements = new Set(steps.map((k) => galoisElementForRotation(k, this.parameters.logN)));
-    const total = 3 + elements.size + (conjugation ? 1 : 0);
+    const total = 3 + new Set(steps.map((step) => step.g)).size + (conjugation ? 1 : 0);
     const made: { dispose(): void }[] = [];
     // Keeps the key for release on failure, then reports it.
     const keep = <T extends { dispose(): void }>(x: T, key: string): T => {
@@ -295,8 +296,7 @@ export class CkksEngine {
       const relinearizationKey = keep(new RelinearizationKey({ parameters: p, data: rlkData, domain: 'ntt', keyId }), 'relinearization key');
       const byElement = new Map<number, RotationKey>();
       const rotationKeys = new Map<number, RotationKey>();
-      for (const k of steps) {
-        const g = galoisElementForRotation(k, p.logN);
+      for (const { k, g } of steps) {
         let key = byElement.get(g);
         if (key === undefined) {
           key = keep(
