@@ -181,43 +181,37 @@ function checkIn(work, files, log, cuda) {
     errors.get(owner.tsFile).push(`${path.relative(repoRoot, owner.file)}:${owner.origin[line] ?? '?'}: TS${d.code}: ${message}`);
   }
 
-  const results = [];
-  for (const p of programs) {
-    const { file, program } = p;
-    const label = `${path.relative(repoRoot, file)} '${program.name}'`;
-    const typeErrors = errors.get(p.tsFile);
-    if (typeErrors.length > 0) {
-      results.push({ file, name: program.name, mode: program.mode, ok: false, detail: `does not compile:\n    ${typeErrors.join('\n    ')}` });
-      continue;
-    }
-    if (program.mode === 'typecheck') {
-      results.push({ file, name: program.name, mode: program.mode, ok: true, detail: 'compiles' });
-      continue;
-    }
-    if (program.mode === 'run-cuda' && !cuda.available) {
-      if (cuda.required) {
-        results.push({ file, name: program.name, mode: program.mode, ok: false, detail: 'compiles, but CUDA is not available to run it (FHELIUM_REQUIRE_CUDA=1)' });
-      } else {
-        results.push({ file, name: program.name, mode: program.mode, ok: true, skipped: true, detail: 'compiles; not run: CUDA is not available here' });
-      }
-      continue;
-    }
-    log(`[examples] running ${label}`);
-    const { text, claims } = withClaimChecks(p.text, p.origin, file);
-    const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-    const jsFile = path.join(path.dirname(p.tsFile), `${p.slug}.mjs`);
-    writeFileSync(jsFile, js);
-    const started = Date.now();
-    const r = spawnSync(process.execPath, [jsFile], { cwd: path.dirname(jsFile), encoding: 'utf8', timeout: RUN_TIMEOUT_MS, killSignal: 'SIGKILL' });
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    if (r.error || r.status !== 0) {
-      const why = r.error ? `did not finish (${r.error.code ?? r.error.message})` : `exit code ${r.status ?? r.signal}`;
-      results.push({ file, name: program.name, mode: program.mode, ok: false, detail: `failed when run: ${why}\n    ${failureLines(r.stderr ?? '')}` });
-      continue;
-    }
-    results.push({ file, name: program.name, mode: program.mode, ok: true, detail: `compiles, runs in ${seconds} s, ${claims === 1 ? '1 claim holds' : `${claims} claims hold`}` });
+  return programs.map((p) => ({
+    file: p.file,
+    name: p.program.name,
+    mode: p.program.mode,
+    ...verdict(p, errors.get(p.tsFile), work, log, cuda),
+  }));
+}
+
+/** `{ ok, detail, skipped? }` of one program, running it when its mode and the machine allow. */
+function verdict(p, typeErrors, work, log, cuda) {
+  const { file, program } = p;
+  if (typeErrors.length > 0) return { ok: false, detail: `does not compile:\n    ${typeErrors.join('\n    ')}` };
+  if (program.mode === 'typecheck') return { ok: true, detail: 'compiles' };
+  if (program.mode === 'run-cuda' && !cuda.available) {
+    return cuda.required
+      ? { ok: false, detail: 'compiles, but CUDA is not available to run it (FHELIUM_REQUIRE_CUDA=1)' }
+      : { ok: true, skipped: true, detail: 'compiles; not run: CUDA is not available here' };
   }
-  return results;
+  log(`[examples] running ${path.relative(repoRoot, file)} '${program.name}'`);
+  const { text, claims } = withClaimChecks(p.text, p.origin, file);
+  const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const jsFile = path.join(work, `${p.slug}.mjs`);
+  writeFileSync(jsFile, js);
+  const started = Date.now();
+  const r = spawnSync(process.execPath, [jsFile], { cwd: work, encoding: 'utf8', timeout: RUN_TIMEOUT_MS, killSignal: 'SIGKILL' });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (r.error || r.status !== 0) {
+    const why = r.error ? `did not finish (${r.error.code ?? r.error.message})` : `exit code ${r.status ?? r.signal}`;
+    return { ok: false, detail: `failed when run: ${why}\n    ${failureLines(r.stderr ?? '')}` };
+  }
+  return { ok: true, detail: `compiles, runs in ${seconds} s, ${claims === 1 ? '1 claim holds' : `${claims} claims hold`}` };
 }
 
 /** Whether the built addon sees a CUDA device (false when it is not built or has no CUDA backend). */
