@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -8,6 +8,7 @@ import type { BenchRecord } from '../bench/BenchRecord.js';
 import { locateSuite, BENCH_SUITES } from '../bench/suites.js';
 import { runCli } from '../runCli.js';
 import { memoryIo } from '../testing/memoryIo.js';
+import { withReadOnlyDirectory } from '../testing/readOnlyDirectory.js';
 import { benchEnvironment } from './bench.js';
 
 const cliPackageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -82,11 +83,7 @@ describe('fhelium bench', () => {
 
   // Root may write anywhere, so the permission check cannot fail for it (CI containers run as root).
   it.skipIf(process.getuid?.() === 0)('refuses an --out directory, or a working directory for the default record, that cannot be written', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'fhelium-bench-'));
-    const locked = path.join(dir, 'locked');
-    mkdirSync(locked);
-    chmodSync(locked, 0o500);
-    try {
+    await withReadOnlyDirectory('fhelium-bench-', async (dir, locked) => {
       const given = memoryIo(dir);
       expect(await runCli(['bench', '--suite', 'native', '--device', 'cpu', '--out', 'locked/run.json'], given)).toBe(2);
       expect(given.stderrText()).toMatch(/fhelium bench: --out locked\/run\.json cannot be written: EACCES: permission denied.*; give a writable path with --out FILE/);
@@ -94,9 +91,7 @@ describe('fhelium bench', () => {
       const byDefault = memoryIo(locked);
       expect(await runCli(['bench', '--suite', 'native', '--device', 'cpu'], byDefault)).toBe(2);
       expect(byDefault.stderrText()).toMatch(/fhelium bench: the default --out fhelium-bench-\S+-cpu\.json \(in \S+locked\) cannot be written: EACCES/);
-    } finally {
-      chmodSync(locked, 0o700);
-    }
+    });
   });
 
   it('prints the figures when the record cannot be written after the run, then fails (exit code 1) naming --out', async () => {

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { runCli } from '../runCli.js';
 import { memoryIo } from '../testing/memoryIo.js';
+import { withReadOnlyDirectory } from '../testing/readOnlyDirectory.js';
 import { checkXml } from '../testing/xmlWellFormed.js';
 
 const fixtures = fileURLToPath(new URL('../testing/fixtures/', import.meta.url));
@@ -72,16 +73,10 @@ describe('fhelium chart', () => {
 
   // Root may write anywhere, so the directory's permissions cannot stop it (CI containers run as root).
   it.skipIf(process.getuid?.() === 0)('fails with exit code 1 and a message naming --out when the directory cannot be written', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'fhelium-chart-'));
-    const locked = path.join(dir, 'locked');
-    mkdirSync(locked);
-    chmodSync(locked, 0o500);
-    try {
+    await withReadOnlyDirectory('fhelium-chart-', async (dir) => {
       const io = memoryIo(dir);
       expect(await runCli(['chart', path.join(fixtures, 'ckks-cpu.json'), '--out', 'locked'], io)).toBe(1);
       expect(io.stderrText()).toMatch(/^error: fhelium chart: cannot write to --out locked: EACCES: permission denied, open '\S+locked\/ckks-cpu-n14-l7\.svg'$/m);
-    } finally {
-      chmodSync(locked, 0o700);
-    }
+    });
   });
 });
