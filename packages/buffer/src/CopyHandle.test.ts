@@ -14,10 +14,16 @@ describe('CopyHandle', () => {
     expect(Object.keys(api).sort()).toEqual(['CopyHandle', 'ReusableValueBuffer', 'buildValueTree', 'describeGiven', 'describeValueTree', 'findSharedStorage', 'pinValueTree', 'valueTreeNbytes']);
   });
 
-  it('is frozen and not awaitable', async () => {
+  it('has read-only device and bytesCopied and is not awaitable', async () => {
     using buffer = ReusableValueBuffer.like([Tensor.empty([2])]);
     const handle = buffer.copyFrom([Tensor.empty([2])]);
-    expect(Object.isFrozen(handle)).toBe(true);
+    expect(() => {
+      (handle as { device: string }).device = 'cuda:0';
+    }).toThrow(TypeError);
+    expect(() => {
+      (handle as { bytesCopied: number }).bytesCopied = 0;
+    }).toThrow(TypeError);
+    expect([handle.device, handle.bytesCopied]).toEqual(['cpu', 8]);
     expect('then' in handle).toBe(false);
     expect(await handle).toBe(handle);
     expect(String(handle)).toBe('CopyHandle(cpu, 8 bytes, complete)');

@@ -1,4 +1,4 @@
-import { addMod, cuda, Event, modulusTable, Stream, Tensor, withStream } from '@fhelium/cuda-native';
+import { addMod, cuda, Event, modulusTable, nativeInfo, Stream, Tensor, withStream } from '@fhelium/cuda-native';
 import { describeCuda } from '@fhelium/cuda-native/testing';
 import { ExecutionInputError, ValueTreeSignature } from '@fhelium/signature';
 import { expect, it, vi } from 'vitest';
@@ -11,6 +11,9 @@ import { collectGarbage, TestCiphertext } from './testing/fakeExactValue.js';
 const DEVICE = 'cuda:0';
 const Q = (1n << 60n) - 93n;
 const MiB = 1 << 20;
+// The fake-CUDA build (cuda-native's logic-only test addon) runs streams synchronously: nothing is
+// ever still running there, so the premises that need a busy GPU are checked on a real one.
+const realGpu = (): boolean => !nativeInfo().fakeCudaRuntime;
 
 interface Tree {
   x: Tensor;
@@ -288,7 +291,7 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
         expect(spy, order).not.toHaveBeenCalled();
         spy.mockRestore();
       }
-      expect(transfer.query(), order).toBe(false);
+      if (realGpu()) expect(transfer.query(), order).toBe(false);
       compute.synchronize();
       expect((out.toArray() as BigUint64Array).every((v) => v === value + 5n), order).toBe(true);
       handle.synchronize();
@@ -435,7 +438,7 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     expect(allEqual(buffer.value[0]!, 4)).toBe(true);
   });
 
-  it('close waits for outstanding copies', () => {
+  it.runIf(realGpu())('close waits for outstanding copies', () => {
     const stream = new Stream(DEVICE);
     const buffer = ReusableValueBuffer.like([bytes(0, 64 * MiB, 'cuda')]);
     const source = [bytes(5, 64 * MiB, 'pinned')];

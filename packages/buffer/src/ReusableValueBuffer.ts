@@ -306,7 +306,8 @@ export class ReusableValueBuffer<T = unknown> {
         else copyStream.waitEvent(event);
       }
     }
-    for (const event of waitFor) copyStream.waitEvent(event);
+    // Indexed: for-of over the shared frozen empty list took the iterator's slow path on every call.
+    for (let i = 0; i < waitFor.length; i += 1) copyStream.waitEvent(waitFor[i] as Event);
     // One native call for every leaf; it also marks CUDA sources as used by the copy stream
     // (recordStream), so the caching allocator does not reuse their blocks before the copy.
     this.#batch.copyFrom(sources, { stream: copyStream, nonBlocking });

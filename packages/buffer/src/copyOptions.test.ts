@@ -36,3 +36,23 @@ describe('parseCopyOptions: streams by device (before CUDA)', () => {
     expect(e.message).toBe('W: options.stream: expected no stream for a CPU target (CPU copies are synchronous), found a stream of cuda:0');
   });
 });
+
+describe('parseCopyOptions: keys and waitFor entries', () => {
+  it('checks own enumerable string keys only, as Object.keys lists them', () => {
+    const inherited = Object.create({ unknownInherited: 1 }) as object;
+    expect(parseCopyOptions(inherited, 'cpu', 'W').nonBlocking).toBe(true);
+    const hidden = Object.defineProperty({}, 'hidden', { value: 1, enumerable: false });
+    expect(parseCopyOptions(hidden, 'cpu', 'W').path).toBe('source');
+    expect(parseCopyOptions({ [Symbol('tag')]: 1 } as object, 'cpu', 'W').path).toBe('source');
+    expect(() => parseCopyOptions({ nonBlocking: true, streams: 1 } as object, 'cuda:0', 'W')).toThrow(
+      new TypeError('W: options: unknown option "streams"; expected stream, nonBlocking, waitFor or path'),
+    );
+  });
+
+  it('refuses a hole in waitFor as the missing event it is, naming its index', () => {
+    const sparse = new Array<unknown>(2);
+    expect(() => parseCopyOptions({ waitFor: sparse as never }, 'cuda:0', 'W')).toThrow(
+      new TypeError('W: options.waitFor[0]: expected an Event of @fhelium/cuda-native, found undefined'),
+    );
+  });
+});

@@ -47,7 +47,12 @@ export interface ParsedCopyOptions {
   readonly path: string;
 }
 
-const KNOWN = new Set(['stream', 'nonBlocking', 'waitFor', 'path']);
+const { hasOwn } = Object;
+
+/** Whether `key` names an option of {@link CopyFromOptions}. */
+function isKnownKey(key: string): boolean {
+  return key === 'stream' || key === 'nonBlocking' || key === 'waitFor' || key === 'path';
+}
 const DEFAULT_PATH = 'source';
 const NO_EVENTS: readonly Event[] = Object.freeze([]);
 
@@ -67,8 +72,12 @@ export function parseCopyOptions(options: CopyFromOptions | undefined, device: s
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new TypeError(`${where}: options: expected an object such as { stream, nonBlocking, waitFor }, found ${describeGiven(options)}`);
   }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) throw new TypeError(`${where}: options: unknown option ${JSON.stringify(key)}; expected stream, nonBlocking, waitFor or path`);
+  // The own enumerable string keys, as Object.keys lists them, without the array it allocates:
+  // this runs on every copy, and a one-leaf copy's whole host budget is about 2.5 µs.
+  for (const key in options) {
+    if (hasOwn(options, key) && !isKnownKey(key)) {
+      throw new TypeError(`${where}: options: unknown option ${JSON.stringify(key)}; expected stream, nonBlocking, waitFor or path`);
+    }
   }
   const { stream, nonBlocking = true, waitFor, path = DEFAULT_PATH } = options;
   if (stream !== undefined && !(stream instanceof Stream)) {
@@ -81,12 +90,13 @@ export function parseCopyOptions(options: CopyFromOptions | undefined, device: s
     throw new TypeError(`${where}: options.path: expected a non-empty string (the root label of source paths in errors, such as 'inputs'), found ${describeGiven(path)}`);
   }
   const events = waitFor === undefined ? NO_EVENTS : Array.isArray(waitFor) ? (waitFor as readonly unknown[]) : [waitFor];
-  events.forEach((event, i) => {
+  for (let i = 0; i < events.length; i += 1) {
+    const event = events[i];
     if (!(event instanceof Event)) {
       const label = Array.isArray(waitFor) ? `options.waitFor[${i}]` : 'options.waitFor';
       throw new TypeError(`${where}: ${label}: expected an Event of @fhelium/cuda-native, found ${describeGiven(event)}`);
     }
-  });
+  }
   if (device === 'cpu') {
     if (stream !== undefined) {
       throw new ExecutionInputError(

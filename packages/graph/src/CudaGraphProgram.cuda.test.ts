@@ -3,7 +3,7 @@
  * owned copies, copy handles, input validation, two programs side by side, and close().
  */
 import { CopyHandle, ReusableValueBuffer } from '@fhelium/buffer';
-import { addMod, cuda, emptyCache, Event, mulMod, memoryAllocated, Stream, Tensor, withStream } from '@fhelium/cuda-native';
+import { addMod, cuda, emptyCache, Event, mulMod, memoryAllocated, nativeInfo, Stream, Tensor, withStream } from '@fhelium/cuda-native';
 import { describeCuda } from '@fhelium/cuda-native/testing';
 import { ExecutionError } from '@fhelium/signature';
 import { afterAll, expect, it, vi } from 'vitest';
@@ -21,6 +21,9 @@ import {
 } from './testing/fixtures.js';
 
 const DEV = 'cuda:0';
+// The fake-CUDA build (cuda-native's logic-only test addon) runs streams synchronously: a stream
+// held busy is idle again at once there, so the premises that need a running GPU are checked on one.
+const realGpu = (): boolean => !nativeInfo().fakeCudaRuntime;
 type Out = ReturnType<typeof evaluate>;
 
 function capture(options: { warmup?: number } = {}): { program: CudaGraphProgram<[TestCiphertext, Tensor], Out>; examples: [TestCiphertext, Tensor] } {
@@ -194,7 +197,7 @@ describeCuda('CudaGraphProgram on CUDA', () => {
     withStream(producer, () => staged.copy_(w));
     produced.record(producer);
     const handle = program.copyInputsFrom([ct, staged], { stream: transfer, waitFor: [produced] });
-    expect(produced.query()).toBe(false);
+    if (realGpu()) expect(produced.query()).toBe(false);
     expect(wordsOf(program.replayPrepared({ copyHandle: handle, synchronize: true }))).toEqual(referenceWords(1100n, 1200n));
     release();
     program.close();
@@ -208,7 +211,7 @@ describeCuda('CudaGraphProgram on CUDA', () => {
     cuda.synchronize();
     for (const call of [() => program.replay(examples, { synchronize: true }), () => program.replayPrepared({ synchronize: true })]) {
       const release = holdBusy(side);
-      expect(side.query()).toBe(false);
+      if (realGpu()) expect(side.query()).toBe(false);
       withStream(side, call);
       expect(side.query()).toBe(true);
       release();
