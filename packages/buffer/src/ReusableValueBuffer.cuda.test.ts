@@ -1,5 +1,5 @@
-import { addMod, cuda, Event, modulusTable, nativeInfo, Stream, Tensor, withStream } from '@fhelium/cuda-native';
-import { describeCuda } from '@fhelium/cuda-native/testing';
+import { addMod, cuda, Event, modulusTable, Stream, Tensor, withStream } from '@fhelium/cuda-native';
+import { describeCuda, realGpu } from '@fhelium/cuda-native/testing';
 import { ExecutionInputError, ValueTreeSignature } from '@fhelium/signature';
 import { expect, it, vi } from 'vitest';
 
@@ -11,9 +11,6 @@ import { collectGarbage, TestCiphertext } from './testing/fakeExactValue.js';
 const DEVICE = 'cuda:0';
 const Q = (1n << 60n) - 93n;
 const MiB = 1 << 20;
-// The fake-CUDA build (cuda-native's logic-only test addon) runs streams synchronously: nothing is
-// ever still running there, so the premises that need a busy GPU are checked on a real one.
-const realGpu = (): boolean => !nativeInfo().fakeCudaRuntime;
 
 interface Tree {
   x: Tensor;

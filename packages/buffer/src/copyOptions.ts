@@ -53,6 +53,7 @@ const { hasOwn } = Object;
 function isKnownKey(key: string): boolean {
   return key === 'stream' || key === 'nonBlocking' || key === 'waitFor' || key === 'path';
 }
+
 const DEFAULT_PATH = 'source';
 const NO_EVENTS: readonly Event[] = Object.freeze([]);
 

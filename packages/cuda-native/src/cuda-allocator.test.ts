@@ -9,11 +9,10 @@ import {
   pinnedMemoryAllocated,
   pinnedMemoryReserved,
 } from './cuda.js';
-import { nativeInfo } from './diagnostics.js';
 import { sampleArray } from './reference.test-helpers.js';
 import { Stream, withStream } from './stream.js';
 import { Tensor } from './tensor.js';
-import { describeCuda } from './testing.js';
+import { describeCuda, realGpu } from './testing.js';
 
 const SIZES = [1, 511, 512, 513, 4096, 1 << 20, (1 << 20) + 1, 3 << 20, 12 << 20];
 
@@ -69,7 +68,7 @@ describeCuda('caching allocator', () => {
   });
 
   // A busy stream needs a real GPU: the fake runtime of the host tests runs everything at once.
-  it.runIf(!nativeInfo().fakeCudaRuntime)('does not reuse a block recorded on a stream that is still busy', () => {
+  it.runIf(realGpu())('does not reuse a block recorded on a stream that is still busy', () => {
     const s = new Stream();
     const gate = Tensor.empty([64 << 20], { dtype: 'uint8', pinMemory: true });
     const gateTarget = Tensor.empty([64 << 20], { dtype: 'uint8', device: 'cuda' });

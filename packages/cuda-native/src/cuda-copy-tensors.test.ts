@@ -2,7 +2,6 @@ import { expect, it } from 'vitest';
 
 import { copyTensors, TensorCopyBatch } from './copy-tensors.js';
 import { cuda, emptyPinnedCache } from './cuda.js';
-import { nativeInfo } from './diagnostics.js';
 import { CudaGraphCaptureViolationError, DeviceMismatchError } from './errors.js';
 import { Event } from './event.js';
 import { CudaGraph } from './graph.js';
@@ -10,12 +9,10 @@ import { addMod, modulusTable } from './modarith.js';
 import { native } from './native.js';
 import { Stream, withStream } from './stream.js';
 import { Tensor } from './tensor.js';
-import { describeCuda } from './testing.js';
+import { describeCuda, realGpu } from './testing.js';
 
 const DEVICE = 'cuda:0';
 const Q = (1n << 60n) - 93n;
-// The fake-CUDA build runs streams synchronously: nothing is ever pending there.
-const realGpu = (): boolean => !nativeInfo().fakeCudaRuntime;
 
 type Where = 'pageable' | 'pinned' | 'cuda';
 

@@ -1,14 +1,13 @@
 import { expect, it } from 'vitest';
 
 import { cuda } from './cuda.js';
-import { nativeInfo } from './diagnostics.js';
 import { DTYPES } from './dtype.js';
 import { CudaUnavailableError, DeviceMismatchError, TensorArgumentError, TensorDisposedError } from './errors.js';
 import { addMod, modulusTable } from './modarith.js';
 import { sampleArray } from './reference.test-helpers.js';
 import { Stream, withStream } from './stream.js';
 import { Tensor, type EmptyOptions } from './tensor.js';
-import { describeCuda } from './testing.js';
+import { describeCuda, realGpu } from './testing.js';
 
 type Kind = { name: string; options: EmptyOptions };
 const KINDS: readonly Kind[] = [
@@ -143,7 +142,7 @@ describeCuda('CUDA tensors', () => {
   });
 
   // A busy stream needs a real GPU: the fake runtime of the host tests runs everything at once.
-  it.runIf(!nativeInfo().fakeCudaRuntime)('copies between overlapping views of one storage on a given stream, while the current stream is busy', () => {
+  it.runIf(realGpu())('copies between overlapping views of one storage on a given stream, while the current stream is busy', () => {
     // The staging copy that overlapping views need must run on the copy's stream: staged on the
     // (busy) current stream, the copy on `side` would read it before it was filled.
     const n = 1 << 20;

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { cuda } from './cuda.js';
-import { cudaRequired, cudaUnavailableReason } from './testing.js';
+import { nativeInfo } from './diagnostics.js';
+import { cudaRequired, cudaUnavailableReason, realGpu } from './testing.js';
 
 describe('CUDA test gating', () => {
   const saved = process.env.FHELIUM_REQUIRE_CUDA;
@@ -23,5 +24,11 @@ describe('CUDA test gating', () => {
     const reason = cudaUnavailableReason();
     if (cuda.isAvailable()) expect(reason).toBeNull();
     else expect(reason).toBe(cuda.unavailableReason());
+  });
+
+  it('calls the GPU real unless the addon is the fake-CUDA test build', () => {
+    const fakeLoaded = (process.env.FHELIUM_NATIVE_PATH ?? '').endsWith('fhelium_native_fakecuda.node');
+    expect(nativeInfo().fakeCudaRuntime).toBe(fakeLoaded);
+    expect(realGpu()).toBe(!fakeLoaded);
   });
 });

@@ -8,6 +8,7 @@
 import { describe, it } from 'vitest';
 
 import { cuda } from './cuda.js';
+import { nativeInfo } from './diagnostics.js';
 
 /** Whether `FHELIUM_REQUIRE_CUDA=1` asks CUDA tests to fail instead of skipping. */
 export function cudaRequired(): boolean {
@@ -43,4 +44,13 @@ export function itCuda(name: string, fn: () => unknown, timeout?: number): void 
   if (reason === null) it(name, fn, timeout);
   else if (cudaRequired()) it(name, requiredFailure(name, reason));
   else it.skip(name, fn);
+}
+
+/**
+ * Whether CUDA work really runs asynchronously here: false on the fake-CUDA test build
+ * (`fhelium_native_fakecuda.node`), whose streams complete every operation before returning, so a
+ * test's premise that a stream is still busy can only be checked where this is true.
+ */
+export function realGpu(): boolean {
+  return !nativeInfo().fakeCudaRuntime;
 }

@@ -3,8 +3,8 @@
  * owned copies, copy handles, input validation, two programs side by side, and close().
  */
 import { CopyHandle, ReusableValueBuffer } from '@fhelium/buffer';
-import { addMod, cuda, emptyCache, Event, mulMod, memoryAllocated, nativeInfo, Stream, Tensor, withStream } from '@fhelium/cuda-native';
-import { describeCuda } from '@fhelium/cuda-native/testing';
+import { addMod, cuda, emptyCache, Event, mulMod, memoryAllocated, Stream, Tensor, withStream } from '@fhelium/cuda-native';
+import { describeCuda, realGpu } from '@fhelium/cuda-native/testing';
 import { ExecutionError } from '@fhelium/signature';
 import { afterAll, expect, it, vi } from 'vitest';
 
@@ -21,9 +21,6 @@ import {
 } from './testing/fixtures.js';
 
 const DEV = 'cuda:0';
-// The fake-CUDA build (cuda-native's logic-only test addon) runs streams synchronously: a stream
-// held busy is idle again at once there, so the premises that need a running GPU are checked on one.
-const realGpu = (): boolean => !nativeInfo().fakeCudaRuntime;
 type Out = ReturnType<typeof evaluate>;
 
 function capture(options: { warmup?: number } = {}): { program: CudaGraphProgram<[TestCiphertext, Tensor], Out>; examples: [TestCiphertext, Tensor] } {
