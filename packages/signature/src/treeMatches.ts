@@ -329,7 +329,8 @@ function recordMatches(plan: Plan, value: unknown, walk: Walk): boolean {
   // reads as `undefined` and so fails as a child (readTreeRecordEntries refuses it).
   for (let i = 0; i < found.length; i += 1) {
     const key = found[i] as string;
-    const slot = slots.get(key);
+    // Keys usually come in the signature's order: then the slot is the index, with no Map lookup.
+    const slot = key === keys[i] ? i : slots.get(key);
     if (slot === undefined || lookupGetter.call(value, key) !== undefined) return false;
     stack[base + slot] = (value as Record<string, unknown>)[key];
   }
