@@ -258,6 +258,51 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     for (const s of [a, b]) s.dispose();
   });
 
+  it('orders every copy after the latest earlier copy of each other stream, in any sequence of streams', () => {
+    // Each sequence ends with a fast copy (device to device, about 0.1 ms) right after a slow one
+    // on another stream (from pinned memory, about 2.5 ms): without the ordering the slow one
+    // would land last. Some sequences come back to a stream, or copy twice on one in a row.
+    const size = 128 * MiB;
+    using buffer = ReusableValueBuffer.like([bytes(0, size, 'cuda')]);
+    const sources = { slow: bytes(1, size, 'pinned'), fast: bytes(2, size, 'cuda') };
+    const streams = { a: new Stream(DEVICE), b: new Stream(DEVICE), c: new Stream(DEVICE) };
+    const sequences: [keyof typeof streams, keyof typeof sources][][] = [
+      [['a', 'fast'], ['b', 'slow'], ['a', 'fast']],
+      [['a', 'fast'], ['b', 'slow'], ['c', 'fast']],
+      [['a', 'slow'], ['b', 'slow'], ['b', 'fast']],
+      [['a', 'fast'], ['b', 'slow'], ['b', 'slow'], ['a', 'fast']],
+      [['c', 'slow'], ['a', 'fast'], ['b', 'slow'], ['c', 'fast']],
+    ];
+    for (const sequence of sequences) {
+      const label = sequence.map(([stream, source]) => `${stream}:${source}`).join(' ');
+      for (const [stream, source] of sequence) buffer.copyFrom([sources[source]], { stream: streams[stream] });
+      cuda.synchronize(DEVICE);
+      const last = sequence[sequence.length - 1]![1];
+      expect(allEqual(buffer.value[0]!, last === 'fast' ? 2 : 1), label).toBe(true);
+      // The next sequence starts from the other value, so a copy that went missing would show.
+      buffer.copyFrom([last === 'fast' ? sources.slow : sources.fast], { stream: streams.a }).synchronize();
+    }
+    for (const s of Object.values(streams)) s.dispose();
+    for (const t of Object.values(sources)) t.dispose();
+  });
+
+  it('keeps the ordering when a copy on another stream throws', () => {
+    const size = 128 * MiB;
+    using buffer = ReusableValueBuffer.like([bytes(0, size, 'cuda')]);
+    const slow = bytes(1, size, 'pinned');
+    const fast = bytes(2, size, 'cuda');
+    const [a, b, gone] = [new Stream(DEVICE), new Stream(DEVICE), new Stream(DEVICE)];
+    gone.dispose();
+    buffer.copyFrom([slow], { stream: a });
+    expect(() => buffer.copyFrom([fast], { stream: gone })).toThrow(/disposed/);
+    // The refused copy changed nothing: this one still waits for the slow copy on `a`.
+    buffer.copyFrom([fast], { stream: b });
+    cuda.synchronize(DEVICE);
+    expect(allEqual(buffer.value[0]!, 2)).toBe(true);
+    for (const s of [a, b]) s.dispose();
+    for (const t of [slow, fast]) t.dispose();
+  });
+
   it('orders a consumer with waitOn / waitFor without blocking the host, and reports completion', () => {
     const limbs = 4;
     const n = 1 << 18;

@@ -105,7 +105,17 @@ export class ReusableValueBuffer<T = unknown> {
    * the GPU keeps up, more while it is behind.
    */
   #pruneAt: number;
-  /** The latest handle per copy stream, for ordering a copy after earlier ones on other streams. */
+  /**
+   * The stream of the latest copy and that copy's handle. Kept apart from {@link #latestByStream}
+   * because nearly every buffer copies on one stream: a copy on the same stream as the last one
+   * then touches no Map (a lookup and an insertion were a measurable part of a one-leaf copy).
+   */
+  #lastStream: Stream | null = null;
+  #lastHandle: CopyHandle | null = null;
+  /**
+   * The latest handle of each other stream that has copied into this buffer and may still be
+   * running, for ordering a copy after earlier ones on other streams.
+   */
   #latestByStream = new Map<Stream, CopyHandle>();
   /**
    * Completion events given back by handles that observed completion before anyone read their
@@ -296,13 +306,19 @@ export class ReusableValueBuffer<T = unknown> {
 
     const copyStream = stream ?? Stream.current(device);
     this.#prune();
-    const latest = this.#latestByStream;
-    // Usually the only entry is the copy stream itself: then there is nothing to order after.
-    if (latest.size > 1 || (latest.size === 1 && !latest.has(copyStream))) {
-      for (const [other, handle] of latest) {
+    // A copy on another stream than the last one is ordered after the latest copy of every other
+    // stream still running. The same stream again needs nothing new: its own copies run in order,
+    // and it already waits for whatever it waited for when it last became the copy stream (the
+    // other streams have copied nothing since, or they would have become the last stream).
+    // The bookkeeping changes only once the copy is enqueued, so a copy that throws forgets nothing.
+    const switched = copyStream !== this.#lastStream;
+    if (switched) {
+      const lastEvent = this.#lastHandle === null ? null : copyHandleMarkedEvent(this.#lastHandle);
+      if (lastEvent !== null) copyStream.waitEvent(lastEvent);
+      for (const [other, handle] of this.#latestByStream) {
         if (other === copyStream) continue;
         const event = copyHandleMarkedEvent(handle);
-        if (event === null) latest.delete(other);
+        if (event === null) this.#latestByStream.delete(other);
         else copyStream.waitEvent(event);
       }
     }
@@ -313,7 +329,12 @@ export class ReusableValueBuffer<T = unknown> {
     this.#batch.copyFrom(sources, { stream: copyStream, nonBlocking });
     const handle = createCopyHandle({ device, bytesCopied: this.#nbytes, sources, stream: copyStream, owner: this.#owner, events: this.#markEvents });
     this.#inFlight.push(handle);
-    latest.set(copyStream, handle);
+    if (switched) {
+      if (this.#lastStream !== null) this.#latestByStream.set(this.#lastStream, this.#lastHandle as CopyHandle);
+      this.#latestByStream.delete(copyStream);
+      this.#lastStream = copyStream;
+    }
+    this.#lastHandle = handle;
     return handle;
   }
 
@@ -355,6 +376,8 @@ export class ReusableValueBuffer<T = unknown> {
     const targets = this.#targets;
     this.#inFlight = [];
     this.#latestByStream.clear();
+    this.#lastStream = null;
+    this.#lastHandle = null;
     this.#root = null;
     this.#targets = [];
     try {
