@@ -311,8 +311,11 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     using buffer = ReusableValueBuffer.like({ x: Tensor.empty([limbs, n], { dtype: 'uint64' }) }, { device: DEVICE });
     const transfer = new Stream(DEVICE);
     const compute = new Stream(DEVICE);
-    // Four 64 MiB copies ahead of each payload copy hold the transfer stream for about five
+    // Sixteen 64 MiB copies ahead of each payload copy hold the transfer stream for about twenty
     // milliseconds: a consumer that were not ordered after the copy would read the previous payload.
+    // (Four, about five milliseconds, were once not enough on a host slow to launch: the stream
+    // ran dry before the test looked.)
+    const gateCopies = 16;
     const gate = bytes(0, 64 * MiB, 'pinned');
     const gateTarget = bytes(0, 64 * MiB, 'cuda');
     // The consumer's kernel runs once first: its first launch loads the module (lazy loading),
@@ -321,7 +324,7 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     compute.synchronize();
     for (const [order, value] of [['waitOn', 37n], ['waitFor', 38n]] as const) {
       const staged = pinValueTree({ x: Tensor.fromArray(new BigUint64Array(limbs * n).fill(value), { shape: [limbs, n] }) });
-      for (let i = 0; i < 4; i += 1) gateTarget.copy_(gate, { stream: transfer, nonBlocking: true });
+      for (let i = 0; i < gateCopies; i += 1) gateTarget.copy_(gate, { stream: transfer, nonBlocking: true });
       const handle = buffer.copyFrom(staged, { stream: transfer });
       const blocking = [vi.spyOn(Event.prototype, 'synchronize'), vi.spyOn(Stream.prototype, 'synchronize')];
       const out = withStream(compute, () => {
