@@ -106,11 +106,11 @@ export class ReusableValueBuffer<T = unknown> {
    */
   #pruneAt: number;
   /**
-   * The stream of the latest copy and that copy's handle. Kept apart from {@link #latestByStream}
-   * because nearly every buffer copies on one stream: a copy on the same stream as the last one
-   * then touches no Map (a lookup and an insertion were a measurable part of a one-leaf copy).
+   * The handle of the latest copy (its stream is the last copy stream). Kept apart from
+   * {@link #latestByStream} because nearly every buffer copies on one stream: a copy on the same
+   * stream as the last one then touches no Map (a lookup and an insertion were a measurable part
+   * of a one-leaf copy).
    */
-  #lastStream: Stream | null = null;
   #lastHandle: CopyHandle | null = null;
   /**
    * The latest handle of each other stream that has copied into this buffer and may still be
@@ -311,9 +311,11 @@ export class ReusableValueBuffer<T = unknown> {
     // and it already waits for whatever it waited for when it last became the copy stream (the
     // other streams have copied nothing since, or they would have become the last stream).
     // The bookkeeping changes only once the copy is enqueued, so a copy that throws forgets nothing.
-    const switched = copyStream !== this.#lastStream;
+    const last = this.#lastHandle;
+    const lastStream = last === null ? null : copyHandleStream(last);
+    const switched = copyStream !== lastStream;
     if (switched) {
-      const lastEvent = this.#lastHandle === null ? null : copyHandleMarkedEvent(this.#lastHandle);
+      const lastEvent = last === null ? null : copyHandleMarkedEvent(last);
       if (lastEvent !== null) copyStream.waitEvent(lastEvent);
       for (const [other, handle] of this.#latestByStream) {
         if (other === copyStream) continue;
@@ -330,9 +332,8 @@ export class ReusableValueBuffer<T = unknown> {
     const handle = createCopyHandle({ device, bytesCopied: this.#nbytes, sources, stream: copyStream, owner: this.#owner, events: this.#markEvents });
     this.#inFlight.push(handle);
     if (switched) {
-      if (this.#lastStream !== null) this.#latestByStream.set(this.#lastStream, this.#lastHandle as CopyHandle);
+      if (last !== null) this.#latestByStream.set(lastStream as Stream, last);
       this.#latestByStream.delete(copyStream);
-      this.#lastStream = copyStream;
     }
     this.#lastHandle = handle;
     return handle;
@@ -376,7 +377,6 @@ export class ReusableValueBuffer<T = unknown> {
     const targets = this.#targets;
     this.#inFlight = [];
     this.#latestByStream.clear();
-    this.#lastStream = null;
     this.#lastHandle = null;
     this.#root = null;
     this.#targets = [];
