@@ -12,6 +12,7 @@
 #include "cuda/copy_tensors.h"
 #include "cuda/cuda_check.h"
 #include "cuda/device_context.h"
+#include "cuda/driver_copy.h"
 #include "cuda/graph_capture.h"
 #include "cuda/pinned_host_cache.h"
 #include "cuda/stream_registry.h"
@@ -65,14 +66,14 @@ void copy_bytes(const MemRef& dst, const MemRef& src, size_t n, bool non_blockin
       // where the device reads pageable memory directly), so the host waits for the copy itself.
       // The host caching allocator (cpu/host_memory.h) relies on this: a freed pageable block is
       // handed out again at once, so no copy may still read or write it.
-      FHELIUM_CUDA_CHECK(cudaMemcpyAsync(dst.ptr, src.ptr, n, cudaMemcpyDefault, s->stream));
+      memcpy_async(dst.ptr, src.ptr, n, s->stream, "copy_");
       FHELIUM_CUDA_CHECK(cudaStreamSynchronize(s->stream));
       return;
     }
     if (!non_blocking) {
       check_no_capture("a blocking copy (nonBlocking: false) between pinned host memory and a CUDA device");
     }
-    FHELIUM_CUDA_CHECK(cudaMemcpyAsync(dst.ptr, src.ptr, n, cudaMemcpyDefault, s->stream));
+    memcpy_async(dst.ptr, src.ptr, n, s->stream, "copy_");
     if (!non_blocking) {
       FHELIUM_CUDA_CHECK(cudaStreamSynchronize(s->stream));
     } else if (!stream_is_capturing(s->stream)) {
@@ -88,7 +89,7 @@ void copy_bytes(const MemRef& dst, const MemRef& src, size_t n, bool non_blockin
       const CopyPair pair{dst.ptr, src.ptr, n};
       copy_tensors(DeviceStream{device, s->stream}, &pair, 1);
     } else {
-      FHELIUM_CUDA_CHECK(cudaMemcpyAsync(dst.ptr, src.ptr, n, cudaMemcpyDeviceToDevice, s->stream));
+      memcpy_async(dst.ptr, src.ptr, n, s->stream, "copy_");
     }
     return;
   }
@@ -204,7 +205,7 @@ void copy_batch(const CopyRequest* pairs, size_t count, bool non_blocking, Strea
     else copy_tensors(ds, plan.gather.data(), plan.gather.size());
     for (const CopyRequest* r : plan.fast) {
       if (!by_kernel(*r, gather)) {
-        FHELIUM_CUDA_CHECK(cudaMemcpyAsync(r->dst.ptr, r->src.ptr, r->bytes, cudaMemcpyDefault, s->stream));
+        memcpy_async(r->dst.ptr, r->src.ptr, r->bytes, s->stream, "copyTensors");
       }
     }
     // Copies enqueued during a capture run at replay time: their sources must outlive the graph,

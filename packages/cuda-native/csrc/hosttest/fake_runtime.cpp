@@ -217,6 +217,26 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind
 cudaError_t cudaMemcpyPeerAsync(void* dst, int, const void* src, int, size_t n, cudaStream_t stream) {
   return cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, stream);
 }
+namespace {
+int fake_cu_memcpy_async(unsigned long long dst, unsigned long long src, size_t n, cudaStream_t stream) {
+  cudaMemcpyAsync(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), n, cudaMemcpyDefault, stream);
+  return 0;
+}
+int fake_cu_error_text(int, const char** text) {
+  *text = "fake driver error";
+  return 0;
+}
+}  // namespace
+cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** fn, unsigned int, unsigned long long,
+                                             cudaDriverEntryPointQueryResult* status) {
+  *fn = nullptr;
+  if (std::strcmp(symbol, "cuMemcpyAsync") == 0) *fn = reinterpret_cast<void*>(&fake_cu_memcpy_async);
+  if (std::strcmp(symbol, "cuGetErrorName") == 0 || std::strcmp(symbol, "cuGetErrorString") == 0) {
+    *fn = reinterpret_cast<void*>(&fake_cu_error_text);
+  }
+  if (status != nullptr) *status = *fn != nullptr ? cudaDriverEntryPointSuccess : cudaDriverEntryPointSymbolNotFound;
+  return cudaSuccess;
+}
 cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t event, unsigned) {
   return event->captured && g_open_captures == 0 ? cudaErrorStreamCaptureUnsupported : cudaSuccess;
 }

@@ -51,6 +51,13 @@ enum cudaMemcpyKind {
   cudaMemcpyDefault = 4,
 };
 
+enum cudaDriverEntryPointQueryResult {
+  cudaDriverEntryPointSuccess = 0,
+  cudaDriverEntryPointSymbolNotFound = 1,
+  cudaDriverEntryPointVersionNotSufficent = 2,
+};
+
+#define cudaEnableDefault 0x0
 #define cudaEventDefault 0x00
 #define cudaEventBlockingSync 0x01
 #define cudaEventDisableTiming 0x02
@@ -94,6 +101,10 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t stream);
 cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, size_t n,
                                 cudaStream_t stream);
+// Resolves cuMemcpyAsync (a fake that enqueues like cudaMemcpyAsync), cuGetErrorName and
+// cuGetErrorString; any other symbol is not found.
+cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** fn, unsigned int version, unsigned long long flags,
+                                             cudaDriverEntryPointQueryResult* status = nullptr);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);

@@ -1,0 +1,21 @@
+// Enqueueing a copy through the CUDA driver API's cuMemcpyAsync instead of the runtime's
+// cudaMemcpyAsync. Small copies cost the host mostly API time, and the runtime wrapper adds its
+// own bookkeeping on top of the driver call (see memcpy_async's comment for the measurement).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace fhelium::cuda {
+
+// Enqueues a copy of `bytes` bytes from `src` to `dst` on `stream`, as
+// cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream) does: both addresses in unified
+// addressing (device memory, pinned or pageable host memory), ordered on the stream, captured
+// like any copy when the stream is capturing.
+// Preconditions: the current device is the one `stream` belongs to (set_device), and the copy
+// range is valid on both sides (the callers check storages and bounds first).
+// Throws Error (kind Cuda, naming `what` and the driver's error) if the driver refuses the copy.
+void memcpy_async(void* dst, const void* src, size_t bytes, cudaStream_t stream, const char* what);
+
+}  // namespace fhelium::cuda
