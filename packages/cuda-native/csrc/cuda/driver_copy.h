@@ -15,7 +15,9 @@ namespace fhelium::cuda {
 // like any copy when the stream is capturing.
 // Preconditions: the current device is the one `stream` belongs to (set_device), and the copy
 // range is valid on both sides (the callers check storages and bounds first).
-// Throws Error (kind Cuda, naming `what` and the driver's error) if the driver refuses the copy.
+// Falls back to cudaMemcpyAsync where the driver has no cuMemcpyAsync entry point or refuses the
+// copy. Throws Error (kind Cuda or CudaOutOfMemory, naming `what` and the runtime's error) if
+// cudaMemcpyAsync refuses it too.
 void memcpy_async(void* dst, const void* src, size_t bytes, cudaStream_t stream, const char* what);
 
 }  // namespace fhelium::cuda

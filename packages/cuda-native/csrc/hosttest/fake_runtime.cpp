@@ -222,18 +222,11 @@ int fake_cu_memcpy_async(unsigned long long dst, unsigned long long src, size_t 
   cudaMemcpyAsync(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), n, cudaMemcpyDefault, stream);
   return 0;
 }
-int fake_cu_error_text(int, const char** text) {
-  *text = "fake driver error";
-  return 0;
-}
 }  // namespace
 cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** fn, unsigned int, unsigned long long,
                                              cudaDriverEntryPointQueryResult* status) {
   *fn = nullptr;
   if (std::strcmp(symbol, "cuMemcpyAsync") == 0) *fn = reinterpret_cast<void*>(&fake_cu_memcpy_async);
-  if (std::strcmp(symbol, "cuGetErrorName") == 0 || std::strcmp(symbol, "cuGetErrorString") == 0) {
-    *fn = reinterpret_cast<void*>(&fake_cu_error_text);
-  }
   if (status != nullptr) *status = *fn != nullptr ? cudaDriverEntryPointSuccess : cudaDriverEntryPointSymbolNotFound;
   return cudaSuccess;
 }

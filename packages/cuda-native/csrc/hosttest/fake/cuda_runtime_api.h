@@ -101,8 +101,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t stream);
 cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, size_t n,
                                 cudaStream_t stream);
-// Resolves cuMemcpyAsync (a fake that enqueues like cudaMemcpyAsync), cuGetErrorName and
-// cuGetErrorString; any other symbol is not found.
+// Resolves cuMemcpyAsync (a fake that enqueues like cudaMemcpyAsync); any other symbol is not found.
 cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** fn, unsigned int version, unsigned long long flags,
                                              cudaDriverEntryPointQueryResult* status = nullptr);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags = 0);
