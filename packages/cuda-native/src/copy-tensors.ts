@@ -6,7 +6,7 @@
  * memory of the same device are copied by one gather-kernel launch per 128 pairs (the kernel reads
  * pinned host memory directly), and so are larger pairs within the device (two 2 MiB copies took
  * the H200 14.2 µs through the copy engine, 5.9 µs through the kernel); larger pairs from pinned
- * memory by `cudaMemcpyAsync` (the copy engine, full PCIe bandwidth). Host-to-host pairs are a
+ * memory by the copy engine (the driver's `cuMemcpyAsync`, full PCIe bandwidth). Host-to-host pairs are a
  * `memmove` each (the CPU twin). Every other pair (pageable host memory, another device, device
  * to host, non-contiguous views) is copied as `copy_` would.
  * A source on CUDA (same device) or in pinned memory may be disposed right after the call: the
@@ -130,7 +130,7 @@ export class TensorCopyBatch {
  * What runs where: host-to-host pairs are a `memmove` each; pairs into CUDA memory from pinned host
  * memory or from CUDA memory of the same device share one gather-kernel launch per 128 pairs when
  * they hold at most 64 KiB (the kernel reads pinned memory directly), as do larger pairs from CUDA
- * memory (up to 1 GiB); larger pairs from pinned memory use `cudaMemcpyAsync` (the copy engine);
+ * memory (up to 1 GiB); larger pairs from pinned memory use the copy engine (`cuMemcpyAsync`);
  * every other pair (pageable host memory, another device, device to host, non-contiguous views)
  * is copied as `copy_` does. Pinned and CUDA sources may be disposed right after the call: the
  * allocators keep their memory until the copies have read it.

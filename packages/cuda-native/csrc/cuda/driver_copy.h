@@ -1,6 +1,8 @@
 // Enqueueing a copy through the CUDA driver API's cuMemcpyAsync instead of the runtime's
 // cudaMemcpyAsync. Small copies cost the host mostly API time, and the runtime wrapper adds its
-// own bookkeeping on top of the driver call (see memcpy_async's comment for the measurement).
+// own bookkeeping on top of the driver call: on an H100 host, one 1 KiB pinned-to-device copy cost
+// the host about 0.1 us less through cuMemcpyAsync, in 10 of 12 paired figures of a C++ probe
+// (reports/gpu/2026-12-06T0406-6049189325, probe.txt in extras.tar.xz).
 #pragma once
 
 #include <cuda_runtime_api.h>
