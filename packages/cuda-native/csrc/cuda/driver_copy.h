@@ -1,8 +1,8 @@
 // Enqueueing a copy through the CUDA driver API's cuMemcpyAsync instead of the runtime's
 // cudaMemcpyAsync. Small copies cost the host mostly API time, and the runtime wrapper adds its
-// own bookkeeping on top of the driver call: on an H100 host, one 1 KiB pinned-to-device copy cost
-// the host about 0.1 us less through cuMemcpyAsync, in 10 of 12 paired figures of a C++ probe
-// (reports/gpu/2026-12-06T0406-6049189325, probe.txt in extras.tar.xz).
+// own bookkeeping on top of the driver call: one 1 KiB pinned-to-device copy cost the host
+// 0.04-0.1 us less through cuMemcpyAsync in three C++ probes (reports/gpu/2026-12-04T1554-*,
+// 2026-12-05T2133-*-memcpy, 2026-12-06T0406-*), against a one-leaf copyFrom of about 2.5 us.
 #pragma once
 
 #include <cuda_runtime_api.h>
