@@ -1,8 +1,8 @@
 // Raw CUDA host costs on the GPU machine (a diagnostic beside tools/gpu/host-probe.mjs): what a
 // launch (with parameter blocks of several sizes), an event record, a small pinned copy (through
-// the runtime and the driver) and a graph launch cost from C++, on the legacy
-// default stream and on a created non-blocking stream, and what the addon's own add_mod wrapper
-// and caching allocator add. Build here (nvcc), run there:
+// the runtime, and through the driver's unified cuMemcpyAsync and its cuMemcpyHtoDAsync) and a
+// graph launch cost from C++, on the legacy default stream and on a created non-blocking stream,
+// and what the addon's own add_mod wrapper and caching allocator add. Build here (nvcc), run there:
 //   nvcc -O2 -std=c++17 -arch=sm_90 -I packages/cuda-native/csrc tools/gpu/launch-probe.cu \
 //     packages/cuda-native/csrc/cuda/{modarith.cu,caching_allocator.cpp,cuda_check.cpp,device_context.cpp} \
 //     -o launch-probe
@@ -83,6 +83,13 @@ static int probe_main() {
   if (cudaGetDriverEntryPointByVersion("cuMemcpyAsync", &entry, 12000, cudaEnableDefault, &found) == cudaSuccess &&
       found == cudaDriverEntryPointSuccess)
     driver_memcpy = reinterpret_cast<DriverMemcpy>(entry);
+  // The direction-specific cuMemcpyHtoDAsync: the driver is told the destination is device memory,
+  // where cuMemcpyAsync classifies both pointers (unified addressing) on every call.
+  using DriverMemcpyHtoD = int (*)(uintptr_t, const void*, size_t, cudaStream_t);
+  DriverMemcpyHtoD driver_memcpy_htod = nullptr;
+  if (cudaGetDriverEntryPointByVersion("cuMemcpyHtoDAsync", &entry, 12000, cudaEnableDefault, &found) == cudaSuccess &&
+      found == cudaDriverEntryPointSuccess)
+    driver_memcpy_htod = reinterpret_cast<DriverMemcpyHtoD>(entry);
   for (cudaStream_t s : {static_cast<cudaStream_t>(nullptr), nb}) {
     const char* name = s == nullptr ? "legacy" : "nonblocking";
     auto add = [&] { cuda::add_mod(DeviceStream{0, s}, out, a, BatchedOperand{b, batch, limbs * n}, moduli, batch, limbs, n); };
@@ -101,6 +108,10 @@ static int probe_main() {
     if (driver_memcpy != nullptr) {
       std::printf("%-12s cuMemcpyAsync 1KiB (drv) burst16 %6.2f us\n", name,
                   host_us([&] { driver_memcpy(reinterpret_cast<uintptr_t>(dev1k), reinterpret_cast<uintptr_t>(pinned), 1024, s); }, 16, s));
+    }
+    if (driver_memcpy_htod != nullptr) {
+      std::printf("%-12s cuMemcpyHtoDAsync 1KiB   burst16 %6.2f us\n", name,
+                  host_us([&] { driver_memcpy_htod(reinterpret_cast<uintptr_t>(dev1k), pinned, 1024, s); }, 16, s));
     }
     {
       // One call for many small copies (CUDA 12.8+), beside one launch of the gather kernel.
