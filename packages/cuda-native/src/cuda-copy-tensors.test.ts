@@ -144,6 +144,40 @@ describeCuda('copyTensors on CUDA', () => {
     stream.dispose();
   });
 
+  it('replays the copy-engine copies of one or two repeated pairs from a cached graph, with the same results', () => {
+    // Below three small pairs each pair is its own copy-engine copy (no gather kernel); a batch
+    // that repeats its pairs replays those copies as a graph from the third time on.
+    const enabled = process.env['FHELIUM_COPY_GRAPHS'] !== '0';
+    const counts = (): { built: number; launched: number } => native().copyGraphStats();
+    const stream = new Stream(DEVICE);
+    // One small pinned pair, two (a pinned and a CUDA source), and one pinned pair past the
+    // gather kernel's limit (always a copy-engine copy).
+    for (const [label, sizes, wheres] of [
+      ['one pinned pair', [1024], ['pinned']],
+      ['two pairs', [1024, 3000], ['pinned', 'cuda']],
+      ['one 256 KiB pinned pair', [256 << 10], ['pinned']],
+    ] as const) {
+      const destinations = sizes.map((n) => Tensor.empty([n], { dtype: 'uint8', device: DEVICE }));
+      const batch = new TensorCopyBatch(destinations);
+      const sources = sizes.map((n, i) => bytes(n, 11 * i + n, wheres[i] as Where));
+      const before = counts();
+      for (let round = 0; round < 5; round += 1) {
+        // New contents at the same addresses each round: the graph copies what is there now.
+        for (const [i, t] of sources.entries()) t.copy_(bytes(t.numel, round * 13 + i, 'pageable'));
+        batch.copyFrom(sources, { stream, nonBlocking: true });
+        stream.synchronize();
+        destinations.forEach((d, i) => expect(Array.from(hostBytes(d)), `${label}, round ${round}, pair ${i}`).toEqual(Array.from(hostBytes(sources[i]!))));
+      }
+      const after = counts();
+      // Built at the third copy, which it also launches, then launched for the fourth and fifth.
+      expect({ built: after.built - before.built, launched: after.launched - before.launched }, label).toEqual(
+        enabled ? { built: 1, launched: 3 } : { built: 0, launched: 0 },
+      );
+      for (const t of [...sources, ...destinations]) t.dispose();
+    }
+    stream.dispose();
+  });
+
   it('orders copies on two streams with events', () => {
     const producer = new Stream(DEVICE);
     const transfer = new Stream(DEVICE);
