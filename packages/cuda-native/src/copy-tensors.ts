@@ -78,12 +78,11 @@ interface Plan {
  * sources share storage with a destination, is run exactly as that loop (pair by pair).
  *
  * A batch that copies from the same source addresses again (a pinned staging tree refilled in
- * place, the two source trees of double buffering) submits its gather-kernel launches and
- * copy-engine copies as one CUDA graph from the third such copy on: for gathers that cost the
- * host about 2 µs less per copy on the H200. The batch keeps graphs for the four source sets it
- * used last. Nothing else changes: the graph holds the same launches and copies, in stream order,
- * and no graph is used while a capture is open. `FHELIUM_COPY_GRAPHS=0` in the environment turns
- * this off.
+ * place, the two source trees of double buffering) submits its gather-kernel launches as a CUDA
+ * graph from the third such copy on, which costs the host about 2 µs less per copy on the H200.
+ * The batch keeps graphs for the four source sets it used last. Nothing else changes: the graph
+ * holds the same launches, in stream order, and no graph is used while a capture is open.
+ * `FHELIUM_COPY_GRAPHS=0` in the environment turns this off.
  */
 export class TensorCopyBatch {
   readonly #plan: Plan;

@@ -8,7 +8,6 @@
 
 #include "cuda/copy_tensors.h"
 #include "cuda/cuda_check.h"
-#include "cuda/driver_copy.h"
 
 namespace fhelium::cuda {
 namespace {
@@ -17,10 +16,9 @@ std::atomic<uint64_t> g_built{0};
 std::atomic<uint64_t> g_launched{0};
 
 // FNV-1a over the device and every word of the pairs: a cheap filter before the exact comparison.
-uint64_t hash_pairs(int device, const CopyPair* pairs, size_t count, size_t gathered) {
+uint64_t hash_pairs(int device, const CopyPair* pairs, size_t count) {
   uint64_t h = 14695981039346656037ull ^ static_cast<uint64_t>(static_cast<uint32_t>(device));
   const auto mix = [&h](uint64_t word) { h = (h ^ word) * 1099511628211ull; };
-  mix(gathered);
   for (size_t i = 0; i < count; ++i) {
     mix(reinterpret_cast<uintptr_t>(pairs[i].dst));
     mix(reinterpret_cast<uintptr_t>(pairs[i].src));
@@ -39,13 +37,6 @@ bool same_pairs(const std::vector<CopyPair>& held, const CopyPair* pairs, size_t
 
 }  // namespace
 
-void enqueue_copies(DeviceStream ds, const CopyPair* pairs, size_t count, size_t gathered) {
-  copy_tensors(ds, pairs, gathered);
-  for (size_t i = gathered; i < count; ++i) {
-    memcpy_async(pairs[i].dst, pairs[i].src, pairs[i].bytes, static_cast<cudaStream_t>(ds.stream), "copyTensors");
-  }
-}
-
 bool copy_graphs_enabled() {
   static const bool enabled = [] {
     const char* value = std::getenv("FHELIUM_COPY_GRAPHS");
@@ -62,15 +53,14 @@ CopyGraphCache::~CopyGraphCache() {
   }
 }
 
-CopyGraphCache::Entry* CopyGraphCache::find(int device, uint64_t hash, const CopyPair* pairs, size_t count, size_t gathered) {
+CopyGraphCache::Entry* CopyGraphCache::find(int device, uint64_t hash, const CopyPair* pairs, size_t count) {
   for (Entry& e : entries_) {
-    if (e.device == device && e.hash == hash && e.gathered == gathered && same_pairs(e.pairs, pairs, count)) return &e;
+    if (e.device == device && e.hash == hash && same_pairs(e.pairs, pairs, count)) return &e;
   }
   return nullptr;
 }
 
-CopyGraphCache::Entry& CopyGraphCache::replace_least_recent(int device, uint64_t hash, const CopyPair* pairs, size_t count,
-                                                             size_t gathered) {
+CopyGraphCache::Entry& CopyGraphCache::replace_least_recent(int device, uint64_t hash, const CopyPair* pairs, size_t count) {
   Entry* slot = nullptr;
   if (entries_.size() < kEntries) {
     slot = &entries_.emplace_back();
@@ -85,13 +75,12 @@ CopyGraphCache::Entry& CopyGraphCache::replace_least_recent(int device, uint64_t
   slot->device = device;
   slot->hash = hash;
   slot->pairs.assign(pairs, pairs + count);
-  slot->gathered = gathered;
   slot->exec = nullptr;
   slot->seen = 0;
   return *slot;
 }
 
-void* CopyGraphCache::build(int device, const CopyPair* pairs, size_t count, size_t gathered) {
+void* CopyGraphCache::build(int device, const CopyPair* pairs, size_t count) {
   cudaStream_t stream = nullptr;
   if (cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, 0) != cudaSuccess) {
     cudaGetLastError();
@@ -102,7 +91,7 @@ void* CopyGraphCache::build(int device, const CopyPair* pairs, size_t count, siz
   bool ok = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess;
   if (ok) {
     try {
-      enqueue_copies(DeviceStream{device, stream}, pairs, count, gathered);
+      copy_tensors(DeviceStream{device, stream}, pairs, count);
     } catch (...) {
       ok = false;  // the caller's own launch raises the same error
     }
@@ -121,16 +110,16 @@ void* CopyGraphCache::build(int device, const CopyPair* pairs, size_t count, siz
   return exec;
 }
 
-void CopyGraphCache::copy(DeviceStream ds, const CopyPair* pairs, size_t count, size_t gathered) {
+void CopyGraphCache::copy(DeviceStream ds, const CopyPair* pairs, size_t count) {
   if (count == 0) return;
-  const uint64_t hash = hash_pairs(ds.device, pairs, count, gathered);
-  Entry* e = find(ds.device, hash, pairs, count, gathered);
-  if (e == nullptr) e = &replace_least_recent(ds.device, hash, pairs, count, gathered);
+  const uint64_t hash = hash_pairs(ds.device, pairs, count);
+  Entry* e = find(ds.device, hash, pairs, count);
+  if (e == nullptr) e = &replace_least_recent(ds.device, hash, pairs, count);
   e->last_use = ++clock_;
   // `seen` stops at kBuildAfter: an entry whose build failed is not tried again.
-  if (e->exec == nullptr && e->seen < kBuildAfter && ++e->seen == kBuildAfter) e->exec = build(ds.device, pairs, count, gathered);
+  if (e->exec == nullptr && e->seen < kBuildAfter && ++e->seen == kBuildAfter) e->exec = build(ds.device, pairs, count);
   if (e->exec == nullptr) {
-    enqueue_copies(ds, pairs, count, gathered);
+    copy_tensors(ds, pairs, count);
     return;
   }
   FHELIUM_CUDA_CHECK(cudaGraphLaunch(static_cast<cudaGraphExec_t>(e->exec), static_cast<cudaStream_t>(ds.stream)));

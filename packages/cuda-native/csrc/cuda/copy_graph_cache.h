@@ -1,27 +1,21 @@
-// A copy batch's copies replayed as CUDA graphs: the launch cache of one copy batch
-// (TensorCopyBatch).
+// Gather copies replayed as CUDA graphs: the launch cache of one copy batch (TensorCopyBatch).
 //
-// Why: a graph launch costs the host less than the launches and copies it holds. On the H200
-// machine a cudaGraphLaunch of a graph holding the gather kernel cost the host 1.3-2.1 us, where
-// launching the same kernel cost 3.4-4.2 us (probe/graph-gather.cu, recorded in
-// reports/gpu/2026-12-04T0520-*). For one or two copy-engine copies the saving is smaller: on an
-// H100 host one 1 KiB pinned copy cost 1.35-1.53 us through cuMemcpyAsync and a graph of one
-// kernel node 1.23-1.29 us to launch (tools/gpu/launch-probe.cu, reports/gpu/2026-12-06T0541-*).
-// A batch that copies again from the same addresses (a pinned staging tree refilled in place,
-// the two source trees of double buffering, a program's inputs copied from the same tensors) then
-// pays the cheaper launch.
+// Why: on the H200 machine a cudaGraphLaunch of a graph holding the gather kernel cost the host
+// 1.3-2.1 us, where launching the same kernel cost 3.4-4.2 us (probe/graph-gather.cu, recorded in
+// reports/gpu/2026-12-04T0520-*). A batch that copies again from the same addresses (a pinned
+// staging tree refilled in place, the two source trees of double buffering, a program's inputs
+// copied from the same tensors) then pays the cheaper launch.
 //
-// A graph is keyed by the exact pairs it copies (device, every destination, source and byte count,
-// and which of them the gather kernel copies): it replays precisely what enqueue_copies would
-// enqueue for those pairs, so a hit changes the cost and nothing else. The addresses are checked
-// live by the caller on every call, as for any batch; a graph built for an address that was freed
-// and reused copies from whatever lives there now, which is the caller's current source. Graphs
-// launch in stream order, so the ordering guarantees of the copies they stand for hold unchanged.
-// CUDA also orders the launches of one graph behind each other: two copies of the same pairs on
-// two streams no longer overlap, which they could not do safely anyway, writing the same
-// destinations.
+// A graph is keyed by the exact pairs it copies (device, and every destination, source and byte
+// count): it replays precisely the launches `copy_tensors` would make for those pairs, so a hit
+// changes the cost and nothing else. The addresses are checked live by the caller on every call,
+// as for any batch; a graph built for an address that was freed and reused copies from whatever
+// lives there now, which is the caller's current source. Graphs launch in stream order, so the
+// ordering guarantees of the launches they stand for hold unchanged. CUDA also orders the launches
+// of one graph behind each other: two copies of the same pairs on two streams no longer overlap,
+// which they could not do safely anyway, writing the same destinations.
 //
-// Pairs seen for the kBuildAfter-th time get their graph (capturing the copies on a private
+// Pairs seen for the kBuildAfter-th time get their graph (capturing the launches on a private
 // stream costs about as much as tens of launches, so one-off batches never pay it); a batch keeps
 // kEntries sets of pairs and forgets the least recently used. FHELIUM_COPY_GRAPHS=0 in the
 // environment (read once per process) turns the cache off, for comparisons.
@@ -49,38 +43,31 @@ class CopyGraphCache {
   // Destroys the graphs; CUDA frees one that is still running when it completes.
   ~CopyGraphCache();
 
-  // Enqueues the copies of `pairs` on `ds`, as enqueue_copies(ds, pairs, count, gathered) does
-  // (same preconditions and errors), through a cached graph when there is one for exactly these
-  // pairs. Must not be called while `ds.stream` is being captured (graph launches are not
-  // captured); copy_batch passes such batches to enqueue_copies directly.
-  void copy(DeviceStream ds, const CopyPair* pairs, size_t count, size_t gathered);
+  // Enqueues the gather copies of `pairs` on `ds`, as copy_tensors(ds, pairs, count) does (same
+  // preconditions and errors), through a cached graph when there is one for exactly these pairs.
+  // Must not be called while `ds.stream` is being captured (graph launches are not captured);
+  // copy_batch passes such batches to copy_tensors directly.
+  void copy(DeviceStream ds, const CopyPair* pairs, size_t count);
 
  private:
   struct Entry {
     int device = -1;
     uint64_t hash = 0;
     std::vector<CopyPair> pairs;
-    size_t gathered = 0;
     void* exec = nullptr;  // cudaGraphExec_t, once built
     uint32_t seen = 0;
     uint64_t last_use = 0;
   };
 
-  Entry* find(int device, uint64_t hash, const CopyPair* pairs, size_t count, size_t gathered);
-  Entry& replace_least_recent(int device, uint64_t hash, const CopyPair* pairs, size_t count, size_t gathered);
-  // Captures enqueue_copies(pairs) on a private stream of `device` into a graph; nullptr (and the
-  // caller enqueues normally) when CUDA refuses, so a cache failure never fails a copy.
-  static void* build(int device, const CopyPair* pairs, size_t count, size_t gathered);
+  Entry* find(int device, uint64_t hash, const CopyPair* pairs, size_t count);
+  Entry& replace_least_recent(int device, uint64_t hash, const CopyPair* pairs, size_t count);
+  // Captures copy_tensors(pairs) on a private stream of `device` into a graph; nullptr (and the
+  // caller launches normally) when CUDA refuses, so a cache failure never fails a copy.
+  static void* build(int device, const CopyPair* pairs, size_t count);
 
   std::vector<Entry> entries_;
   uint64_t clock_ = 0;
 };
-
-// Enqueues the copies of a batch's fast pairs on `ds` (device current, stream): pairs[0, gathered)
-// through the gather kernel (copy_tensors, with its preconditions), each of pairs[gathered, count)
-// as one copy-engine copy (memcpy_async). What a cached graph replays. Throws as copy_tensors and
-// memcpy_async do.
-void enqueue_copies(DeviceStream ds, const CopyPair* pairs, size_t count, size_t gathered);
 
 // Process-wide counts, for tests and diagnostics: graphs built, and copies launched as a graph.
 struct CopyGraphStats {

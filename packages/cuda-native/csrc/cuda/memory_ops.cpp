@@ -135,14 +135,14 @@ bool by_kernel(const CopyRequest& r, bool gather) {
 struct BatchPlan {
   std::vector<CopyPair> host;               // host to host
   std::vector<const CopyRequest*> fast;     // into the batch device from pinned or same-device memory
-  std::vector<CopyPair> copies;             // the fast pairs: for the gather kernel, then the rest
+  std::vector<CopyPair> gather;             // the fast pairs for the gather kernel
   std::vector<HostBlock*> pinned_sources;   // pinned blocks read by fast pairs
   std::vector<const CopyRequest*> other;    // everything else: copy_bytes one by one
 
   void clear() {
     host.clear();
     fast.clear();
-    copies.clear();
+    gather.clear();
     pinned_sources.clear();
     other.clear();
   }
@@ -198,17 +198,15 @@ void copy_batch(const CopyRequest* pairs, size_t count, bool non_blocking, Strea
     // within the device launches the kernel anyway.
     const bool gather = small >= kGatherFromPairs || large_on_device > 0;
     for (const CopyRequest* r : plan.fast) {
-      if (by_kernel(*r, gather)) plan.copies.push_back(CopyPair{r->dst.ptr, r->src.ptr, r->bytes});
-    }
-    const size_t gathered = plan.copies.size();
-    for (const CopyRequest* r : plan.fast) {
-      if (!by_kernel(*r, gather)) plan.copies.push_back(CopyPair{r->dst.ptr, r->src.ptr, r->bytes});
+      if (by_kernel(*r, gather)) plan.gather.push_back(CopyPair{r->dst.ptr, r->src.ptr, r->bytes});
     }
     const DeviceStream ds{device, s->stream};
-    if (graphs != nullptr && copy_graphs_enabled() && !any_capture_open()) {
-      graphs->copy(ds, plan.copies.data(), plan.copies.size(), gathered);
-    } else {
-      enqueue_copies(ds, plan.copies.data(), plan.copies.size(), gathered);
+    if (graphs != nullptr && copy_graphs_enabled() && !any_capture_open()) graphs->copy(ds, plan.gather.data(), plan.gather.size());
+    else copy_tensors(ds, plan.gather.data(), plan.gather.size());
+    for (const CopyRequest* r : plan.fast) {
+      if (!by_kernel(*r, gather)) {
+        memcpy_async(r->dst.ptr, r->src.ptr, r->bytes, s->stream, "copyTensors");
+      }
     }
     // Copies enqueued during a capture run at replay time: their sources must outlive the graph,
     // and nothing is recorded (as in copy_bytes).
