@@ -80,8 +80,6 @@ interface Plan {
  * A batch that copies from the same source addresses again (a pinned staging tree refilled in
  * place, the two source trees of double buffering) submits its gather-kernel launches as a CUDA
  * graph from the third such copy on, which costs the host about 2 µs less per copy on the H200.
- * One or two small pairs (64 KiB or less) are copy-engine copies at first, and from the third
- * such copy on a graph of the gather kernel, which the host launches for less than one copy.
  * The batch keeps graphs for the four source sets it used last. Nothing else changes: the graph
  * holds the same launches, in stream order, and no graph is used while a capture is open.
  * `FHELIUM_COPY_GRAPHS=0` in the environment turns this off.

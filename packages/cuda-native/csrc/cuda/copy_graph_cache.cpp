@@ -111,21 +111,19 @@ void* CopyGraphCache::build(int device, const CopyPair* pairs, size_t count) {
 }
 
 void CopyGraphCache::copy(DeviceStream ds, const CopyPair* pairs, size_t count) {
-  if (!launch(ds, pairs, count)) copy_tensors(ds, pairs, count);
-}
-
-bool CopyGraphCache::launch(DeviceStream ds, const CopyPair* pairs, size_t count) {
-  if (count == 0) return true;
+  if (count == 0) return;
   const uint64_t hash = hash_pairs(ds.device, pairs, count);
   Entry* e = find(ds.device, hash, pairs, count);
   if (e == nullptr) e = &replace_least_recent(ds.device, hash, pairs, count);
   e->last_use = ++clock_;
   // `seen` stops at kBuildAfter: an entry whose build failed is not tried again.
   if (e->exec == nullptr && e->seen < kBuildAfter && ++e->seen == kBuildAfter) e->exec = build(ds.device, pairs, count);
-  if (e->exec == nullptr) return false;
+  if (e->exec == nullptr) {
+    copy_tensors(ds, pairs, count);
+    return;
+  }
   FHELIUM_CUDA_CHECK(cudaGraphLaunch(static_cast<cudaGraphExec_t>(e->exec), static_cast<cudaStream_t>(ds.stream)));
   g_launched.fetch_add(1, std::memory_order_relaxed);
-  return true;
 }
 
 }  // namespace fhelium::cuda

@@ -4,11 +4,16 @@
 // 1.3-2.1 us, where launching the same kernel cost 3.4-4.2 us (probe/graph-gather.cu, recorded in
 // reports/gpu/2026-12-04T0520-*). A batch that copies again from the same addresses (a pinned
 // staging tree refilled in place, the two source trees of double buffering, a program's inputs
-// copied from the same tensors) then pays the cheaper launch. That launch is also cheaper than one
-// small copy-engine copy (H100: a one-kernel graph 1.23-1.35 us, one 1 KiB cuMemcpyAsync
-// 1.34-1.53 us, reports/gpu/2026-12-06T0541-*), so copy_batch gathers even one or two repeated
-// small pairs through `launch`. The graphs hold kernels only: a graph of one copy-engine copy cost
-// more to launch than the copy itself (3.0-3.4 against 2.3-2.7 us, reports/gpu/2026-12-06T0548-*).
+// copied from the same tensors) then pays the cheaper launch.
+//
+// Only gather launches are cached. One or two small pairs stay copy-engine copies, repeated or
+// not (H100 runs of 2026-12-06, reports/gpu/2026-12-06T0548-* and T0558-*):
+// - a graph of one 1 KiB pinned copy cost the host 3.0-3.4 us to launch, the copy itself
+//   2.3-2.7 us, and one-leaf copyFrom was slower with it in 5 of 6 paired processes;
+// - a graph of the gather kernel for that pair launched for 1.19 us against 1.75 us for the copy
+//   in the C++ probe, but in copyFrom the host cost stayed the same (median 2.41 against 2.43 us)
+//   while the GPU time per copy rose from 2.7 to 3.4 us: a kernel reading pinned memory is slower
+//   than the copy engine, so back-to-back small copies ran at 3.1-3.5 instead of 2.5-2.6 us each.
 //
 // A graph is keyed by the exact pairs it copies (device, and every destination, source and byte
 // count): it replays precisely the launches `copy_tensors` would make for those pairs, so a hit
@@ -52,13 +57,6 @@ class CopyGraphCache {
   // Must not be called while `ds.stream` is being captured (graph launches are not captured);
   // copy_batch passes such batches to copy_tensors directly.
   void copy(DeviceStream ds, const CopyPair* pairs, size_t count);
-
-  // Launches the cached graph of the gather copies of exactly `pairs` on `ds` and returns true,
-  // building it first on these pairs' kBuildAfter-th sighting. Returns false, having enqueued
-  // nothing, while there is no graph (fewer sightings, or a build CUDA refused): the caller then
-  // copies the pairs itself, the cheapest way without a graph. Same preconditions as `copy`;
-  // throws Error(Cuda) when the launch fails.
-  bool launch(DeviceStream ds, const CopyPair* pairs, size_t count);
 
  private:
   struct Entry {

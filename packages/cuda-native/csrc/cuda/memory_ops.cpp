@@ -195,24 +195,14 @@ void copy_batch(const CopyRequest* pairs, size_t count, bool non_blocking, Strea
     }
     // A kernel launch costs the host about twice a cudaMemcpyAsync (H200 host: ~3 µs against
     // 1.3-1.9 µs): below kGatherFromPairs small pairs, each is its own copy, unless a large pair
-    // within the device launches the kernel anyway. A cached graph of the gather launch costs less
-    // than one copy, though (see cuda/copy_graph_cache.h): one or two small pairs that repeat take
-    // their graph once it exists, and are copies until then.
-    bool gather = small >= kGatherFromPairs || large_on_device > 0;
-    const bool graphs_on = graphs != nullptr && copy_graphs_enabled() && !any_capture_open();
-    const DeviceStream ds{device, s->stream};
-    if (!gather && small > 0 && graphs_on) {
-      for (const CopyRequest* r : plan.fast) {
-        if (by_kernel(*r, true)) plan.gather.push_back(CopyPair{r->dst.ptr, r->src.ptr, r->bytes});
-      }
-      gather = graphs->launch(ds, plan.gather.data(), plan.gather.size());
-    } else {
-      for (const CopyRequest* r : plan.fast) {
-        if (by_kernel(*r, gather)) plan.gather.push_back(CopyPair{r->dst.ptr, r->src.ptr, r->bytes});
-      }
-      if (graphs_on) graphs->copy(ds, plan.gather.data(), plan.gather.size());
-      else copy_tensors(ds, plan.gather.data(), plan.gather.size());
+    // within the device launches the kernel anyway.
+    const bool gather = small >= kGatherFromPairs || large_on_device > 0;
+    for (const CopyRequest* r : plan.fast) {
+      if (by_kernel(*r, gather)) plan.gather.push_back(CopyPair{r->dst.ptr, r->src.ptr, r->bytes});
     }
+    const DeviceStream ds{device, s->stream};
+    if (graphs != nullptr && copy_graphs_enabled() && !any_capture_open()) graphs->copy(ds, plan.gather.data(), plan.gather.size());
+    else copy_tensors(ds, plan.gather.data(), plan.gather.size());
     for (const CopyRequest* r : plan.fast) {
       if (!by_kernel(*r, gather)) {
         memcpy_async(r->dst.ptr, r->src.ptr, r->bytes, s->stream, "copyTensors");

@@ -60,8 +60,7 @@ void copy_bytes(const MemRef& dst, const MemRef& src, size_t n, bool non_blockin
 //   device sources with the caching allocator (record_stream), so neither block is reused
 //   before the copy read it. With !non_blocking and a pinned source, the host then waits for the
 //   stream. With `graphs` (the batch's own cache, or nullptr), the gather launches go through it
-//   (see cuda/copy_graph_cache.h) unless a capture is open on this thread; one or two small pairs
-//   are then gathered too once the cache holds their graph.
+//   (see cuda/copy_graph_cache.h) unless a capture is open on this thread.
 // - Every other pair (pageable host memory, peer devices, device-to-host): copy_bytes.
 // Everything is checked before the first byte moves: storages, a stream of another device than a
 // pair's CUDA side (Error(Argument)), a disposed stream (Error(Disposed)), pageable or blocking
