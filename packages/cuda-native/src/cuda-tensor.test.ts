@@ -154,7 +154,9 @@ describeCuda('CUDA tensors', () => {
     // the device, which would let the busy stream drain before the copy is enqueued.
     withStream(side, () => Tensor.empty([n], { dtype: 'uint64', device: 'cuda' })).dispose();
     cuda.synchronize();
-    for (let i = 0; i < 4; i += 1) gateTarget.copy_(gate, { nonBlocking: true });
+    // 16 pinned copies of 64 MiB keep the current stream busy about 20 ms at 55 GB/s. Four (5 ms)
+    // drained before the query below on a noisy H100 host (reports/gpu/2026-12-06T0605-*).
+    for (let i = 0; i < 16; i += 1) gateTarget.copy_(gate, { nonBlocking: true });
     t.narrow(0, 1, n).copy_(t.narrow(0, 0, n), { stream: side, nonBlocking: true });
     expect(Stream.current('cuda').query()).toBe(false);
     side.synchronize();
