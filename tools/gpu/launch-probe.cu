@@ -75,21 +75,22 @@ static int probe_main() {
   void* dev1k;
   cudaMalloc(&dev1k, 1024);
   auto* dev1k_bytes = static_cast<unsigned char*>(dev1k);
+  // A driver entry point (CUDA 12.0 ABI), or null where the driver lacks it.
+  auto driver_entry = [](const char* symbol) -> void* {
+    void* entry = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion(symbol, &entry, 12000, cudaEnableDefault, &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess)
+      return nullptr;
+    return entry;
+  };
   // The driver's own cuMemcpyAsync, without the runtime's layer.
   using DriverMemcpy = int (*)(uintptr_t, uintptr_t, size_t, cudaStream_t);
-  void* entry = nullptr;
-  cudaDriverEntryPointQueryResult found{};
-  DriverMemcpy driver_memcpy = nullptr;
-  if (cudaGetDriverEntryPointByVersion("cuMemcpyAsync", &entry, 12000, cudaEnableDefault, &found) == cudaSuccess &&
-      found == cudaDriverEntryPointSuccess)
-    driver_memcpy = reinterpret_cast<DriverMemcpy>(entry);
+  const auto driver_memcpy = reinterpret_cast<DriverMemcpy>(driver_entry("cuMemcpyAsync"));
   // The direction-specific cuMemcpyHtoDAsync: the driver is told the destination is device memory,
   // where cuMemcpyAsync classifies both pointers (unified addressing) on every call.
   using DriverMemcpyHtoD = int (*)(uintptr_t, const void*, size_t, cudaStream_t);
-  DriverMemcpyHtoD driver_memcpy_htod = nullptr;
-  if (cudaGetDriverEntryPointByVersion("cuMemcpyHtoDAsync", &entry, 12000, cudaEnableDefault, &found) == cudaSuccess &&
-      found == cudaDriverEntryPointSuccess)
-    driver_memcpy_htod = reinterpret_cast<DriverMemcpyHtoD>(entry);
+  const auto driver_memcpy_htod = reinterpret_cast<DriverMemcpyHtoD>(driver_entry("cuMemcpyHtoDAsync"));
   for (cudaStream_t s : {static_cast<cudaStream_t>(nullptr), nb}) {
     const char* name = s == nullptr ? "legacy" : "nonblocking";
     auto add = [&] { cuda::add_mod(DeviceStream{0, s}, out, a, BatchedOperand{b, batch, limbs * n}, moduli, batch, limbs, n); };

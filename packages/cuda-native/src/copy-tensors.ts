@@ -6,9 +6,9 @@
  * memory of the same device are copied by one gather-kernel launch per 128 pairs (the kernel reads
  * pinned host memory directly), and so are larger pairs within the device (two 2 MiB copies took
  * the H200 14.2 µs through the copy engine, 5.9 µs through the kernel); larger pairs from pinned
- * memory by the copy engine (the driver's `cuMemcpyAsync`, full PCIe bandwidth). Host-to-host pairs are a
- * `memmove` each (the CPU twin). Every other pair (pageable host memory, another device, device
- * to host, non-contiguous views) is copied as `copy_` would.
+ * memory by the copy engine (the driver's `cuMemcpyAsync`, full PCIe bandwidth). Host-to-host
+ * pairs are a `memmove` each (the CPU twin). Every other pair (pageable host memory, another
+ * device, device to host, non-contiguous views) is copied as `copy_` would.
  * A source on CUDA (same device) or in pinned memory may be disposed right after the call: the
  * allocators keep its memory until the copy has read it (`recordStream`, the pinned cache).
  * Inside a CUDA graph capture the copies become kernel and memcpy nodes.

@@ -28,6 +28,16 @@ function bytes(n: number, seed: number, where: Where, offset = 0): Tensor {
 
 const hostBytes = (t: Tensor): Uint8Array => t.toArray() as Uint8Array;
 
+/** Graphs the copy-graph caches have built and launched so far (process-wide). */
+const copyGraphCounts = (): { built: number; launched: number } => native().copyGraphStats();
+
+/** Copies `sources` with `batch` on `stream` and checks every destination against its source. */
+function copyAndCheck(batch: TensorCopyBatch, destinations: Tensor[], sources: Tensor[], stream: Stream, label: string): void {
+  batch.copyFrom(sources, { stream, nonBlocking: true });
+  stream.synchronize();
+  destinations.forEach((d, i) => expect(Array.from(hostBytes(d)), `${label}, pair ${i}`).toEqual(Array.from(hostBytes(sources[i]!))));
+}
+
 /** A long chain of kernels on `stream` that ends by recording `done`: keeps `stream` busy for a while. */
 function busy(stream: Stream, done: Event, load = 1): void {
   // 128 MiB per operand: each addMod keeps the GPU busy ~100 µs, some 20x what the host takes to
@@ -108,34 +118,29 @@ describeCuda('copyTensors on CUDA', () => {
       seed += 1;
       return sizes.map((n, i) => bytes(n, seed * 31 + i, 'pinned'));
     };
-    const copyAndCheck = (sources: Tensor[], label: string): void => {
-      batch.copyFrom(sources, { stream, nonBlocking: true });
-      stream.synchronize();
-      destinations.forEach((d, i) => expect(Array.from(hostBytes(d)), `${label}, pair ${i}`).toEqual(Array.from(hostBytes(sources[i]!))));
-    };
-    const counts = (): { built: number; launched: number } => native().copyGraphStats();
-    const before = counts();
+    const copyAndCheckSet = (sources: Tensor[], label: string): void => copyAndCheck(batch, destinations, sources, stream, label);
+    const before = copyGraphCounts();
     // Two sets in turn, as double buffering copies them: each gets its graph at its third copy.
     const [a, b] = [sourceSet(), sourceSet()];
     for (let round = 0; round < 8; round += 1) {
-      copyAndCheck(a, `set a, round ${round}`);
-      copyAndCheck(b, `set b, round ${round}`);
+      copyAndCheckSet(a, `set a, round ${round}`);
+      copyAndCheckSet(b, `set b, round ${round}`);
     }
     // New contents at the same addresses: the graph copies what is there now.
     for (const [i, t] of a.entries()) t.copy_(bytes(t.numel, 200 + i, 'pageable'));
-    copyAndCheck(a, 'set a rewritten');
+    copyAndCheckSet(a, 'set a rewritten');
     // Four more sets (the cache holds four): a and b are forgotten, a is then built again.
     const more = [sourceSet(), sourceSet(), sourceSet(), sourceSet()];
-    for (const [k, set] of more.entries()) for (let use = 0; use < 3; use += 1) copyAndCheck(set, `set ${k + 3}, use ${use}`);
-    for (let use = 0; use < 3; use += 1) copyAndCheck(a, `set a again, use ${use}`);
-    const after = counts();
+    for (const [k, set] of more.entries()) for (let use = 0; use < 3; use += 1) copyAndCheckSet(set, `set ${k + 3}, use ${use}`);
+    for (let use = 0; use < 3; use += 1) copyAndCheckSet(a, `set a again, use ${use}`);
+    const after = copyGraphCounts();
     expect({ built: after.built - before.built, launched: after.launched - before.launched }).toEqual(
       enabled ? { built: 2 + 4 + 1, launched: 2 * 6 + 1 + 4 + 1 } : { built: 0, launched: 0 },
     );
     // A capture records the launches themselves, never a cached graph.
     const graph = new CudaGraph();
     graph.capture(() => batch.copyFrom(b, { stream, nonBlocking: true }), { stream });
-    expect(counts().launched).toBe(after.launched);
+    expect(copyGraphCounts().launched).toBe(after.launched);
     graph.replay(stream);
     stream.synchronize();
     destinations.forEach((d, i) => expect(Array.from(hostBytes(d)), `captured, pair ${i}`).toEqual(Array.from(hostBytes(b[i]!))));
@@ -148,7 +153,6 @@ describeCuda('copyTensors on CUDA', () => {
     // Only gather launches are cached (csrc/cuda/copy_graph_cache.h says what graphs of one or
     // two copies measured). Nothing here reaches the gather kernel: one or two small pairs, and a
     // pinned pair past the gather kernel's limit.
-    const counts = (): { built: number; launched: number } => native().copyGraphStats();
     const stream = new Stream(DEVICE);
     for (const [label, sizes, wheres] of [
       ['one pinned pair', [1024], ['pinned']],
@@ -158,14 +162,12 @@ describeCuda('copyTensors on CUDA', () => {
       const destinations = sizes.map((n) => Tensor.empty([n], { dtype: 'uint8', device: DEVICE }));
       const batch = new TensorCopyBatch(destinations);
       const sources = sizes.map((n, i) => bytes(n, 11 * i + n, wheres[i] as Where));
-      const before = counts();
+      const before = copyGraphCounts();
       for (let round = 0; round < 5; round += 1) {
         for (const [i, t] of sources.entries()) t.copy_(bytes(t.numel, round * 13 + i, 'pageable'));
-        batch.copyFrom(sources, { stream, nonBlocking: true });
-        stream.synchronize();
-        destinations.forEach((d, i) => expect(Array.from(hostBytes(d)), `${label}, round ${round}, pair ${i}`).toEqual(Array.from(hostBytes(sources[i]!))));
+        copyAndCheck(batch, destinations, sources, stream, `${label}, round ${round}`);
       }
-      const after = counts();
+      const after = copyGraphCounts();
       expect({ built: after.built - before.built, launched: after.launched - before.launched }, label).toEqual({ built: 0, launched: 0 });
       for (const t of [...sources, ...destinations]) t.dispose();
     }
