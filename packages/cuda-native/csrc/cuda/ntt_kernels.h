@@ -146,18 +146,33 @@ uint32_t side_rows(const Load& load) {
 
 // Stores a thread's E elements after a stage group (window [lo, lo + log2 E)): to global memory
 // when the group ends the phase there (`to_global`), else to shared memory followed by the block
-// barrier that the next group's reads need. `to_global` is the same for the whole block.
-template <int E>
-__device__ __forceinline__ void store_group(const uint64_t (&x)[E], bool to_global, uint64_t* dst, uint64_t* sh,
-                                            const TileGeom& g, uint32_t t, uint32_t lo) {
+// barrier that the next group's reads need. `to_global` is the same for the whole block. A store
+// to global memory that ends the transform (`last`) writes words (value_word); one between the
+// two phases of a transform, and every store to shared memory, writes the values' bits.
+template <typename V, int E>
+__device__ __forceinline__ void store_group(const V (&x)[E], bool to_global, bool last, uint64_t* dst, uint64_t* sh,
+                                            const TileGeom& g, uint32_t t, uint32_t lo, const LimbConsts& c) {
   constexpr int R = slot_bits<E>();
   if (to_global) {
 #pragma unroll
-    for (int v = 0; v < E; ++v) dst[glob(g, slot_k<R>(t, v, lo))] = x[v];
+    for (int v = 0; v < E; ++v) dst[glob(g, slot_k<R>(t, v, lo))] = last ? value_word(x[v], c) : value_bits(x[v]);
   } else {
 #pragma unroll
-    for (int v = 0; v < E; ++v) sh[sh_addr(g, slot_k<R>(t, v, lo))] = x[v];
+    for (int v = 0; v < E; ++v) sh[sh_addr(g, slot_k<R>(t, v, lo))] = value_bits(x[v]);
     __syncthreads();
+  }
+}
+
+// Runs `body` with a zero of the limb's value type (uint64_t, or double for a prime below 2^45,
+// see ntt_tile.h), after setting c.fp for the double path. The choice is the same for a whole
+// block (one limb), so no warp diverges on it.
+template <typename Body>
+__device__ __forceinline__ void with_limb_arithmetic(LimbConsts& c, Body body) {
+  if (uses_fp64_butterflies(c.q)) {
+    c.fp = make_fp64_modulus(c.q);
+    body(0.0);
+  } else {
+    body(uint64_t{0});
   }
 }
 
@@ -198,29 +213,37 @@ __global__ void __launch_bounds__(kCols << (S - R), 1024 / (kCols << (S - R)))
   }
   wait_for_producers();
   if (skipped) return;
-  uint64_t x[kSlots];
-  {
-    uint32_t lo;
-    int q_lo, q_hi;
-    group_bits<kFwd, S, R>(0, lo, q_lo, q_hi);
+  // The forward's column phase reads the transform's input words; the inverse's reads the bits
+  // its chunk phase stored (ntt_tile.h), and its last store ends the transform.
+  with_limb_arithmetic(c, [&](auto zero) {
+    using V = decltype(zero);
+    V x[kSlots];
+    {
+      uint32_t lo;
+      int q_lo, q_hi;
+      group_bits<kFwd, S, R>(0, lo, q_lo, q_hi);
 #pragma unroll
-    for (int v = 0; v < kSlots; ++v) x[v] = load(src, b, limb, glob(g, slot_k<R>(t, v, lo)));
-  }
-  __pipeline_wait_prior(0);
-  __syncthreads();
-  c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
-#pragma unroll
-  for (int grp = 0; grp < kGroups; ++grp) {
-    uint32_t lo;
-    int q_lo, q_hi;
-    group_bits<kFwd, S, R>(grp, lo, q_lo, q_hi);
-    if (grp > 0) {
-#pragma unroll
-      for (int v = 0; v < kSlots; ++v) x[v] = sh[sh_addr(g, slot_k<R>(t, v, lo))];
+      for (int v = 0; v < kSlots; ++v) {
+        const uint64_t word = load(src, b, limb, glob(g, slot_k<R>(t, v, lo)));
+        x[v] = kFwd ? value_from_word<V>(word) : value_from_bits<V>(word);
+      }
     }
-    reg_stages<kFwd, ColumnTwiddles>(x, lo, q_lo, q_hi, t, g, c);
-    store_group(x, grp == kGroups - 1, dst, sh, g, t, lo);
-  }
+    __pipeline_wait_prior(0);
+    __syncthreads();
+    c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
+#pragma unroll
+    for (int grp = 0; grp < kGroups; ++grp) {
+      uint32_t lo;
+      int q_lo, q_hi;
+      group_bits<kFwd, S, R>(grp, lo, q_lo, q_hi);
+      if (grp > 0) {
+#pragma unroll
+        for (int v = 0; v < kSlots; ++v) x[v] = value_from_bits<V>(sh[sh_addr(g, slot_k<R>(t, v, lo))]);
+      }
+      reg_stages<kFwd, ColumnTwiddles>(x, lo, q_lo, q_hi, t, g, c);
+      store_group(x, grp == kGroups - 1, !kFwd, dst, sh, g, t, lo, c);
+    }
+  });
 }
 
 // Chunk phase: tile = 2^S contiguous elements, kTiles tiles per block. Forward: the last S stages
@@ -298,14 +321,16 @@ __global__ void __launch_bounds__(kTiles << (S - R), kStageTw ? 1024 / (kTiles <
     }
     return;
   }
-  uint64_t x[kSlots];
+  // Only the forward of two phases reads its first group before the barrier below; the words
+  // are kept as they are until the limb's value type is known.
+  uint64_t first[kSlots];
   if (kFwd && kStageTw) {
     // Group 0 reads global memory directly; its loads overlap the twiddle staging.
     uint32_t lo;
     int q_lo, q_hi;
     group_bits<kFwd, S, R>(0, lo, q_lo, q_hi);
 #pragma unroll
-    for (int v = 0; v < kSlots; ++v) x[v] = src[glob(g, slot_k<R>(t, v, lo))];
+    for (int v = 0; v < kSlots; ++v) first[v] = src[glob(g, slot_k<R>(t, v, lo))];
   } else if (!kFwd) {
     if constexpr (std::is_same_v<Load, PlainLoad>) {
       copy_async<8>(sh, src + block_off, kWords, tid, kThreadsHere, Swizzled{}, SameIndex{});
@@ -331,29 +356,48 @@ __global__ void __launch_bounds__(kTiles << (S - R), kStageTw ? 1024 / (kTiles <
     __pipeline_wait_prior(0);
     __syncthreads();
   }
-#pragma unroll (kStageTw ? kGroups : 1)
-  for (int grp = 0; grp < kGroups; ++grp) {
-    uint32_t lo;
-    int q_lo, q_hi;
-    group_bits<kFwd, S, R>(grp, lo, q_lo, q_hi);
-    if (!kFwd || !kStageTw || grp > 0) {
+  // Group 0 reads words: the transform's input (a single-kernel transform, or an inverse, whose
+  // input went to shared memory as words above), or for the forward of two phases the bits its
+  // column phase stored. The inverse of two phases ends in the column phase, so its last store
+  // here writes bits too.
+  with_limb_arithmetic(c, [&](auto zero) {
+    using V = decltype(zero);
+    V x[kSlots];
+    if (kFwd && kStageTw) {
 #pragma unroll
-      for (int v = 0; v < kSlots; ++v) {
-        const uint32_t k = slot_k<R>(t, v, lo);
-        x[v] = (kFwd && grp == 0) ? src[glob(g, k)] : sh[sh_addr(g, k)];
-      }
+      for (int v = 0; v < kSlots; ++v) x[v] = value_from_bits<V>(first[v]);
     }
-    reg_stages<kFwd, Tw>(x, lo, q_lo, q_hi, t, g, c);
-    store_group(x, !kFwd && grp == kGroups - 1, dst, sh, g, t, lo);
-  }
+#pragma unroll (kStageTw ? kGroups : 1)
+    for (int grp = 0; grp < kGroups; ++grp) {
+      uint32_t lo;
+      int q_lo, q_hi;
+      group_bits<kFwd, S, R>(grp, lo, q_lo, q_hi);
+      if (!kFwd || !kStageTw || grp > 0) {
+#pragma unroll
+        for (int v = 0; v < kSlots; ++v) {
+          const uint32_t k = slot_k<R>(t, v, lo);
+          if (grp == 0) {
+            x[v] = value_from_word<V>(kFwd ? src[glob(g, k)] : sh[sh_addr(g, k)]);
+          } else {
+            x[v] = value_from_bits<V>(sh[sh_addr(g, k)]);
+          }
+        }
+      }
+      reg_stages<kFwd, Tw>(x, lo, q_lo, q_hi, t, g, c);
+      store_group(x, !kFwd && grp == kGroups - 1, !kStageTw, dst, sh, g, t, lo, c);
+    }
+  });
   if (kFwd) {
+    const bool fp64 = uses_fp64_butterflies(c.q);
     typename Epilogue::Operands operands[kWordsPerThread];
 #pragma unroll
     for (uint32_t k = 0; k < kWordsPerThread; ++k) operands[k] = epilogue.fetch(b, limb, block_off + tid + k * kThreadsHere);
 #pragma unroll
     for (uint32_t k = 0; k < kWordsPerThread; ++k) {
       const uint32_t i = tid + k * kThreadsHere;
-      dst[block_off + i] = epilogue(operands[k], b, limb, block_off + i, reduce_from_4q(sh[swz(i)], c.q));
+      const uint64_t stored = sh[swz(i)];
+      const uint64_t word = fp64 ? fp64_to_word(value_from_bits<double>(stored), c.fp) : reduce_from_4q(stored, c.q);
+      dst[block_off + i] = epilogue(operands[k], b, limb, block_off + i, word);
     }
   }
 }

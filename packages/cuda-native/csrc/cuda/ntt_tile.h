@@ -9,12 +9,22 @@
 // shared-memory exchange. Eight slots take the fewest instructions per element; four halve each
 // thread's serial chain of dependent multiplications, which is what a transform of a few limbs
 // waits for (see kNarrowSlotBits).
+//
+// A limb whose prime is below 2^45 runs its butterflies in double precision
+// (common/ntt_butterfly_fp64.h): the thread's registers and the block's shared memory then hold
+// doubles (as their bit patterns in the uint64_t words), and so does global memory between the
+// two phases of one transform; the words a transform reads first and writes last are the same
+// integers as the integer path's. The functions below take either value type V (uint64_t or
+// double) and dispatch on it.
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "common/modarith.h"
 #include "common/ntt_butterfly.h"
+#include "common/ntt_butterfly_fp64.h"
 
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
@@ -58,7 +68,56 @@ struct LimbConsts {
   uint32_t n;
   uint32_t log_n;
   uint32_t tw_origin = 0;  // ChunkTwiddles: global index of the block's first element
+  Fp64Modulus fp{};        // q and 1/q as doubles, for limbs with uses_fp64_butterflies(q)
 };
+
+// The value type of a limb's arithmetic and the conversions at its boundaries. `word` is an
+// integer word (what a transform reads first; below 2^53 for the double path, which holds for any
+// word below 4q); `bits` is how a value travels through shared memory, and through global memory
+// between the two phases of one transform.
+template <typename V>
+FHELIUM_HD V value_from_word(uint64_t word) {
+  return static_cast<V>(word);
+}
+template <typename V>
+FHELIUM_HD V value_from_bits(uint64_t bits) {
+  if constexpr (std::is_same_v<V, double>) {
+#if defined(__CUDA_ARCH__)
+    return __longlong_as_double(static_cast<long long>(bits));
+#else
+    double v;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+#endif
+  } else {
+    return bits;
+  }
+}
+template <typename V>
+FHELIUM_HD uint64_t value_bits(V x) {
+  if constexpr (std::is_same_v<V, double>) {
+#if defined(__CUDA_ARCH__)
+    return static_cast<uint64_t>(__double_as_longlong(x));
+#else
+    uint64_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    return bits;
+#endif
+  } else {
+    return x;
+  }
+}
+// The word a transform's last store writes: the double path reduces to [0, q); the integer path's
+// values are already what it stores (the inverse's last stage reduces fully; a forward's last
+// store goes through shared memory and reduce_from_4q).
+template <typename V>
+FHELIUM_HD uint64_t value_word(V x, const LimbConsts& c) {
+  if constexpr (std::is_same_v<V, double>) {
+    return fp64_to_word(x, c.fp);
+  } else {
+    return x;
+  }
+}
 
 struct Twiddle {
   uint64_t w;
@@ -115,9 +174,8 @@ FHELIUM_CONSTEXPR_HD int slot_bits() {
 
 // One radix-2 stage on the E registers: slot bit QB of window `lo`. The pair at global bit gb
 // containing global index j uses twiddle (N + j) >> (gb + 1) in both directions.
-template <bool kFwd, int QB, typename Tw = GlobalTwiddles, int E>
-FHELIUM_HD void reg_stage(uint64_t (&x)[E], uint32_t lo, uint32_t t, const TileGeom& g,
-                          const LimbConsts& c) {
+template <bool kFwd, int QB, typename Tw = GlobalTwiddles, typename V, int E>
+FHELIUM_HD void reg_stage(V (&x)[E], uint32_t lo, uint32_t t, const TileGeom& g, const LimbConsts& c) {
   const uint32_t gb = lo + QB + g.kshift;
 #if defined(__CUDA_ARCH__)
 #pragma unroll
@@ -132,7 +190,15 @@ FHELIUM_HD void reg_stage(uint64_t (&x)[E], uint32_t lo, uint32_t t, const TileG
     for (int l = 0; l < (1 << QB); ++l) {
       const int a = v0 | l;
       const int b = a | (1 << QB);
-      if (kFwd) {
+      if constexpr (std::is_same_v<V, double>) {
+        if (kFwd) {
+          ct_butterfly_fp64(x[a], x[b], static_cast<double>(w.w), c.fp);
+        } else if (gb == c.log_n - 1) {
+          gs_butterfly_last_fp64(x[a], x[b], static_cast<double>(c.scal[0]), static_cast<double>(c.scal[2]), c.fp);
+        } else {
+          gs_butterfly_fp64(x[a], x[b], static_cast<double>(w.w), c.fp);
+        }
+      } else if (kFwd) {
         ct_butterfly_lazy(x[a], x[b], w.w, w.w_shoup, c.q);
       } else if (gb == c.log_n - 1) {
         gs_butterfly_last(x[a], x[b], c.scal[0], c.scal[1], c.scal[2], c.scal[3], c.q);
@@ -145,9 +211,9 @@ FHELIUM_HD void reg_stage(uint64_t (&x)[E], uint32_t lo, uint32_t t, const TileG
 
 // Applies the stages of slot bits [q_lo, q_hi] of window `lo`: descending for the forward
 // (Cooley-Tukey) transform, ascending for the inverse (Gentleman-Sande).
-template <bool kFwd, typename Tw = GlobalTwiddles, int E>
-FHELIUM_HD void reg_stages(uint64_t (&x)[E], uint32_t lo, int q_lo, int q_hi, uint32_t t,
-                           const TileGeom& g, const LimbConsts& c) {
+template <bool kFwd, typename Tw = GlobalTwiddles, typename V, int E>
+FHELIUM_HD void reg_stages(V (&x)[E], uint32_t lo, int q_lo, int q_hi, uint32_t t, const TileGeom& g,
+                           const LimbConsts& c) {
   // Slot bit 2 exists with 8 slots only.
   if (kFwd) {
     if constexpr (E == 8) {

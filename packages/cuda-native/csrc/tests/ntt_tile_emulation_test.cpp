@@ -29,8 +29,9 @@ LimbConsts consts_for(const NttTablesView& t, uint32_t prime, bool fwd) {
   return c;
 }
 
-// Mirrors ntt_columns_kernel for one limb (kCols << (S - R) threads of 2^R slots per block).
-template <bool kFwd, int S, uint32_t kCols, int R>
+// Mirrors ntt_columns_kernel for one limb (kCols << (S - R) threads of 2^R slots per block), in
+// the limb's value type V (with_limb_arithmetic: double for primes below 2^45).
+template <bool kFwd, int S, uint32_t kCols, int R, typename V>
 void emulate_columns(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
   constexpr uint32_t kSlots = 1u << R;
   constexpr int kGroups = groups_for(S, R);
@@ -45,16 +46,17 @@ void emulate_columns(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
         uint32_t lo;
         int q_lo, q_hi;
         group_bits<kFwd, S, R>(grp, lo, q_lo, q_hi);
-        uint64_t x[kSlots];
+        V x[kSlots];
         for (uint32_t v = 0; v < kSlots; ++v) {
           const uint32_t k = slot_k<R>(t, v, lo);
-          x[v] = grp == 0 ? src[glob(g, k)] : sh[sh_addr(g, k)];
+          if (grp > 0) x[v] = value_from_bits<V>(sh[sh_addr(g, k)]);
+          else x[v] = kFwd ? value_from_word<V>(src[glob(g, k)]) : value_from_bits<V>(src[glob(g, k)]);
         }
         reg_stages<kFwd>(x, lo, q_lo, q_hi, t, g, c);
         for (uint32_t v = 0; v < kSlots; ++v) {
           const uint32_t k = slot_k<R>(t, v, lo);
-          if (grp == kGroups - 1) dst[glob(g, k)] = x[v];
-          else sh[sh_addr(g, k)] = x[v];
+          if (grp == kGroups - 1) dst[glob(g, k)] = kFwd ? value_bits(x[v]) : value_word(x[v], c);
+          else sh[sh_addr(g, k)] = value_bits(x[v]);
         }
       }
     }
@@ -63,7 +65,7 @@ void emulate_columns(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
 
 // Mirrors ntt_chunks_kernel for one limb, with the block's twiddles staged as the kernel stages
 // them when kStageTw (ChunkTwiddles), or read from the global table.
-template <bool kFwd, int S, int kTiles, bool kStageTw, int R>
+template <bool kFwd, int S, int kTiles, bool kStageTw, int R, typename V>
 void emulate_chunks(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
   constexpr uint32_t kSlots = 1u << R;
   constexpr uint32_t kWords = static_cast<uint32_t>(kTiles) << S;
@@ -98,79 +100,94 @@ void emulate_chunks(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
         uint32_t lo;
         int q_lo, q_hi;
         group_bits<kFwd, S, R>(grp, lo, q_lo, q_hi);
-        uint64_t x[kSlots];
+        V x[kSlots];
         for (uint32_t v = 0; v < kSlots; ++v) {
           const uint32_t k = slot_k<R>(t, v, lo);
-          x[v] = (kFwd && grp == 0) ? src[glob(g, k)] : sh[sh_addr(g, k)];
+          if (grp > 0) x[v] = value_from_bits<V>(sh[sh_addr(g, k)]);
+          else if (!kFwd) x[v] = value_from_word<V>(sh[sh_addr(g, k)]);
+          else x[v] = kStageTw ? value_from_bits<V>(src[glob(g, k)]) : value_from_word<V>(src[glob(g, k)]);
         }
         reg_stages<kFwd, Tw>(x, lo, q_lo, q_hi, t, g, cb);
         for (uint32_t v = 0; v < kSlots; ++v) {
           const uint32_t k = slot_k<R>(t, v, lo);
-          if (!kFwd && grp == kGroups - 1) dst[glob(g, k)] = x[v];
-          else sh[sh_addr(g, k)] = x[v];
+          if (!kFwd && grp == kGroups - 1) dst[glob(g, k)] = kStageTw ? value_bits(x[v]) : value_word(x[v], c);
+          else sh[sh_addr(g, k)] = value_bits(x[v]);
         }
       }
     }
     if (kFwd) {
-      for (uint32_t i = 0; i < kWords; ++i) dst[block_off + i] = reduce_from_4q(sh[swz(i)], c.q);
+      for (uint32_t i = 0; i < kWords; ++i) {
+        if constexpr (std::is_same_v<V, double>) dst[block_off + i] = fp64_to_word(value_from_bits<double>(sh[swz(i)]), c.fp);
+        else dst[block_off + i] = reduce_from_4q(sh[swz(i)], c.q);
+      }
     }
   }
 }
 
-template <bool kFwd, int S>
+template <bool kFwd, int S, typename V>
 void emulate_columns_width(bool narrow, const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
-  if (narrow) emulate_columns<kFwd, S, narrow_columns_per_block(S), kNarrowSlotBits>(src, dst, c);
-  else emulate_columns<kFwd, S, columns_per_block(S), kWideSlotBits>(src, dst, c);
+  if (narrow) emulate_columns<kFwd, S, narrow_columns_per_block(S), kNarrowSlotBits, V>(src, dst, c);
+  else emulate_columns<kFwd, S, columns_per_block(S), kWideSlotBits, V>(src, dst, c);
 }
 
-template <bool kFwd>
+template <bool kFwd, typename V>
 void emulate_columns_dispatch(uint32_t s, bool narrow, const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
   switch (s) {
-    case 6: emulate_columns_width<kFwd, 6>(narrow, src, dst, c); break;
-    case 7: emulate_columns_width<kFwd, 7>(narrow, src, dst, c); break;
-    default: emulate_columns_width<kFwd, 8>(narrow, src, dst, c); break;
+    case 6: emulate_columns_width<kFwd, 6, V>(narrow, src, dst, c); break;
+    case 7: emulate_columns_width<kFwd, 7, V>(narrow, src, dst, c); break;
+    default: emulate_columns_width<kFwd, 8, V>(narrow, src, dst, c); break;
   }
 }
 
-template <bool kFwd, int S>
+template <bool kFwd, int S, typename V>
 void emulate_chunks_width(bool narrow, const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
-  if (narrow) emulate_chunks<kFwd, S, static_cast<int>(narrow_chunk_tiles_per_block(S)), true, kNarrowSlotBits>(src, dst, c);
-  else emulate_chunks<kFwd, S, static_cast<int>(chunk_tiles_per_block(S, false)), true, kWideSlotBits>(src, dst, c);
+  if (narrow) emulate_chunks<kFwd, S, static_cast<int>(narrow_chunk_tiles_per_block(S)), true, kNarrowSlotBits, V>(src, dst, c);
+  else emulate_chunks<kFwd, S, static_cast<int>(chunk_tiles_per_block(S, false)), true, kWideSlotBits, V>(src, dst, c);
 }
 
-template <bool kFwd>
+template <bool kFwd, typename V>
 void emulate_chunks_dispatch(uint32_t s, bool single, bool narrow, const uint64_t* src, uint64_t* dst,
                              const LimbConsts& c) {
   if (single) {
     switch (s) {
-      case 10: emulate_chunks<kFwd, 10, 1, false, kWideSlotBits>(src, dst, c); break;
-      case 11: emulate_chunks<kFwd, 11, 1, false, kWideSlotBits>(src, dst, c); break;
-      default: emulate_chunks<kFwd, 12, 1, false, kWideSlotBits>(src, dst, c); break;
+      case 10: emulate_chunks<kFwd, 10, 1, false, kWideSlotBits, V>(src, dst, c); break;
+      case 11: emulate_chunks<kFwd, 11, 1, false, kWideSlotBits, V>(src, dst, c); break;
+      default: emulate_chunks<kFwd, 12, 1, false, kWideSlotBits, V>(src, dst, c); break;
     }
     return;
   }
   switch (s) {
-    case 7: emulate_chunks_width<kFwd, 7>(narrow, src, dst, c); break;
-    case 8: emulate_chunks_width<kFwd, 8>(narrow, src, dst, c); break;
-    default: emulate_chunks_width<kFwd, 9>(narrow, src, dst, c); break;
+    case 7: emulate_chunks_width<kFwd, 7, V>(narrow, src, dst, c); break;
+    case 8: emulate_chunks_width<kFwd, 8, V>(narrow, src, dst, c); break;
+    default: emulate_chunks_width<kFwd, 9, V>(narrow, src, dst, c); break;
   }
 }
 
 // Mirrors the host dispatch of cuda/ntt.cu for one limb, with full-width or narrow blocks (the
 // kernels pick narrow ones for few polynomials; both must give the same transform).
-template <bool kFwd>
-void emulate(const uint64_t* in, uint64_t* out, const NttTablesView& t, uint32_t prime, bool narrow) {
-  const LimbConsts c = consts_for(t, prime, kFwd);
-  if (t.log_n <= 12) {
-    emulate_chunks_dispatch<kFwd>(t.log_n, true, false, in, out, c);
+template <bool kFwd, typename V>
+void emulate_in(const uint64_t* in, uint64_t* out, const LimbConsts& c, bool narrow) {
+  if (c.log_n <= 12) {
+    emulate_chunks_dispatch<kFwd, V>(c.log_n, true, false, in, out, c);
     return;
   }
   if (kFwd) {
-    emulate_columns_dispatch<true>(column_log(t.log_n), narrow, in, out, c);
-    emulate_chunks_dispatch<true>(chunk_log(t.log_n), false, narrow, out, out, c);
+    emulate_columns_dispatch<true, V>(column_log(c.log_n), narrow, in, out, c);
+    emulate_chunks_dispatch<true, V>(chunk_log(c.log_n), false, narrow, out, out, c);
   } else {
-    emulate_chunks_dispatch<false>(chunk_log(t.log_n), false, narrow, in, out, c);
-    emulate_columns_dispatch<false>(column_log(t.log_n), narrow, out, out, c);
+    emulate_chunks_dispatch<false, V>(chunk_log(c.log_n), false, narrow, in, out, c);
+    emulate_columns_dispatch<false, V>(column_log(c.log_n), narrow, out, out, c);
+  }
+}
+
+template <bool kFwd>
+void emulate(const uint64_t* in, uint64_t* out, const NttTablesView& t, uint32_t prime, bool narrow) {
+  LimbConsts c = consts_for(t, prime, kFwd);
+  if (uses_fp64_butterflies(c.q)) {
+    c.fp = make_fp64_modulus(c.q);
+    emulate_in<kFwd, double>(in, out, c, narrow);
+  } else {
+    emulate_in<kFwd, uint64_t>(in, out, c, narrow);
   }
 }
 
@@ -179,7 +196,9 @@ void emulate(const uint64_t* in, uint64_t* out, const NttTablesView& t, uint32_t
 void run_ntt_tile_emulation_tests(Counter& c) {
   for (uint32_t log_n = 10; log_n <= 17; ++log_n) {
     const std::size_t n = std::size_t{1} << log_n;
-    for (uint32_t bits : {36u, 60u, 61u}) {
+    // 36, 40 and 45 bits run the double-precision butterflies (45: the largest primes that do),
+    // 46, 60 and 61 the integer ones.
+    for (uint32_t bits : {36u, 40u, 45u, 46u, 60u, 61u}) {
       const auto primes = ntt_primes(bits, log_n, 1);
       const uint64_t q = primes[0];
       const NttTables tables = NttTables::build(log_n, primes);
@@ -199,7 +218,8 @@ void run_ntt_tile_emulation_tests(Counter& c) {
       for (std::size_t i = 0; i < n; ++i) x4_reduced[i] = x4[i] % q;
       cpu::ntt_forward(x4_reduced.data(), 0, want_f4.data(), 0, 1, 1, map, v);
       cpu::ntt_forward(top_reduced.data(), 0, want_top.data(), 0, 1, 1, map, v);
-      const std::string size = ", log_n " + std::to_string(log_n) + ", " + std::to_string(bits) + "-bit";
+      const std::string size = ", log_n " + std::to_string(log_n) + ", " + std::to_string(bits) + "-bit" +
+                               (uses_fp64_butterflies(q) ? " (double-precision butterflies)" : "");
       c.check(cpu_f4 == want_f4 && cpu_top == want_top, "CPU forward of words below 4q == of the reduced words" + size);
       // Inverse of arbitrary reduced input (not only of a forward output).
       cpu::ntt_inverse(x.data(), 0, cpu_i.data(), 0, 1, 1, map, v);
