@@ -163,6 +163,14 @@ __device__ __forceinline__ void store_group(const V (&x)[E], bool to_global, boo
   }
 }
 
+// For the double path: converts the block's `count` staged twiddle pairs (convert_staged_twiddle_fp64),
+// between the barrier after their staging and the first stage group.
+__device__ __forceinline__ void convert_staged_twiddles_fp64(ulonglong2* staged, uint32_t count, uint32_t tid,
+                                                            uint32_t threads) {
+  for (uint32_t i = tid; i < count; i += threads) convert_staged_twiddle_fp64(reinterpret_cast<uint64_t*>(staged + i));
+  __syncthreads();
+}
+
 // Runs `body` with a zero of the limb's value type (uint64_t, or double for a prime below 2^45,
 // see ntt_tile.h), after setting c.fp for the double path. The choice is the same for a whole
 // block (one limb), so no warp diverges on it.
@@ -230,6 +238,7 @@ __global__ void __launch_bounds__(kCols << (S - R), 1024 / (kCols << (S - R)))
     }
     __pipeline_wait_prior(0);
     __syncthreads();
+    if constexpr (std::is_same_v<V, double>) convert_staged_twiddles_fp64(sh_tw, column_twiddles(S), tid, kThreadsHere);
     c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
 #pragma unroll
     for (int grp = 0; grp < kGroups; ++grp) {
@@ -362,6 +371,9 @@ __global__ void __launch_bounds__(kTiles << (S - R), kStageTw ? 1024 / (kTiles <
   // here writes bits too.
   with_limb_arithmetic(c, [&](auto zero) {
     using V = decltype(zero);
+    if constexpr (kStageTw && std::is_same_v<V, double>) {
+      convert_staged_twiddles_fp64(sh_tw, chunk_twiddles(kWords, S), tid, kThreadsHere);
+    }
     V x[kSlots];
     if (kFwd && kStageTw) {
 #pragma unroll

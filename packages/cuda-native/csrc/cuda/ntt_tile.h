@@ -153,6 +153,18 @@ struct ChunkTwiddles {
   }
 };
 
+// The double path needs a twiddle as a double, not its Shoup constant: a block that stages its
+// twiddles in shared memory (Tw::kShared) converts each staged pair once, putting the bits of
+// double(w) where w_shoup was, instead of converting at every butterfly (a 64-bit integer to double
+// conversion issues at a quarter of the FP64 pipe's rate). Twiddles read from the global table are
+// converted where they are used.
+FHELIUM_HD void convert_staged_twiddle_fp64(uint64_t* pair) { pair[1] = value_bits(static_cast<double>(pair[0])); }
+
+template <typename Tw>
+FHELIUM_HD double twiddle_fp64(const Twiddle& w) {
+  return Tw::kShared ? value_from_bits<double>(w.w_shoup) : static_cast<double>(w.w);
+}
+
 // Shared copies cannot be read through the read-only global path (__ldg).
 template <typename Tw>
 FHELIUM_HD Twiddle load_twiddle(const uint64_t* tw, uint32_t index) {
@@ -192,11 +204,11 @@ FHELIUM_HD void reg_stage(V (&x)[E], uint32_t lo, uint32_t t, const TileGeom& g,
       const int b = a | (1 << QB);
       if constexpr (std::is_same_v<V, double>) {
         if (kFwd) {
-          ct_butterfly_fp64(x[a], x[b], static_cast<double>(w.w), c.fp);
+          ct_butterfly_fp64(x[a], x[b], twiddle_fp64<Tw>(w), c.fp);
         } else if (gb == c.log_n - 1) {
           gs_butterfly_last_fp64(x[a], x[b], static_cast<double>(c.scal[0]), static_cast<double>(c.scal[2]), c.fp);
         } else {
-          gs_butterfly_fp64(x[a], x[b], static_cast<double>(w.w), c.fp);
+          gs_butterfly_fp64(x[a], x[b], twiddle_fp64<Tw>(w), c.fp);
         }
       } else if (kFwd) {
         ct_butterfly_lazy(x[a], x[b], w.w, w.w_shoup, c.q);

@@ -38,6 +38,14 @@ void emulate_columns(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
   constexpr uint32_t kThreadsHere = kCols << (S - R);
   const uint32_t blocks = (c.n >> S) / kCols;
   std::vector<uint64_t> sh(kCols << S);
+  // The block's staged twiddles: entries [0, 2^S) of the limb's row (ColumnTwiddles), converted
+  // for the double path as the kernel converts them.
+  std::vector<uint64_t> staged(c.tw, c.tw + 2 * column_twiddles(S));
+  if constexpr (std::is_same_v<V, double>) {
+    for (uint32_t i = 0; i < column_twiddles(S); ++i) convert_staged_twiddle_fp64(&staged[2 * i]);
+  }
+  LimbConsts cs = c;
+  cs.tw = staged.data();
   for (uint32_t bx = 0; bx < blocks; ++bx) {
     for (int grp = 0; grp < kGroups; ++grp) {
       for (uint32_t tid = 0; tid < kThreadsHere; ++tid) {
@@ -52,7 +60,7 @@ void emulate_columns(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
           if (grp > 0) x[v] = value_from_bits<V>(sh[sh_addr(g, k)]);
           else x[v] = kFwd ? value_from_word<V>(src[glob(g, k)]) : value_from_bits<V>(src[glob(g, k)]);
         }
-        reg_stages<kFwd>(x, lo, q_lo, q_hi, t, g, c);
+        reg_stages<kFwd, ColumnTwiddles>(x, lo, q_lo, q_hi, t, g, cs);
         for (uint32_t v = 0; v < kSlots; ++v) {
           const uint32_t k = slot_k<R>(t, v, lo);
           if (grp == kGroups - 1) dst[glob(g, k)] = kFwd ? value_bits(x[v]) : value_word(x[v], c);
@@ -63,8 +71,9 @@ void emulate_columns(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
   }
 }
 
-// Mirrors ntt_chunks_kernel for one limb, with the block's twiddles staged as the kernel stages
-// them when kStageTw (ChunkTwiddles), or read from the global table.
+// Mirrors ntt_chunks_kernel for one limb, with the block's twiddles staged (and for the double
+// path converted) as the kernel stages them when kStageTw (ChunkTwiddles), or read from the
+// global table.
 template <bool kFwd, int S, int kTiles, bool kStageTw, int R, typename V>
 void emulate_chunks(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
   constexpr uint32_t kSlots = 1u << R;
@@ -86,6 +95,9 @@ void emulate_chunks(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
           staged[2 * (off + i)] = c.tw[2 * (first + i)];
           staged[2 * (off + i) + 1] = c.tw[2 * (first + i) + 1];
         }
+      }
+      if constexpr (std::is_same_v<V, double>) {
+        for (uint32_t i = 0; i < chunk_twiddles(kWords, S); ++i) convert_staged_twiddle_fp64(&staged[2 * i]);
       }
       cb.tw = staged.data();
       cb.tw_origin = static_cast<uint32_t>(block_off);
