@@ -16,7 +16,8 @@
 //   and + lo are integers below 2^53, so exact. Result r = y*w - k*q with |r| < q.
 // - Forward (Cooley-Tukey) stages add |t| < q to each magnitude: from inputs below 4q, a
 //   transform of 2^17 (17 stages) stays below 21q < 2^50.
-// - Inverse (Gentleman-Sande) sums double each stage, so gs_butterfly_fp64 reduces them.
+// - Inverse (Gentleman-Sande) sums double each stage: a caller reduces them every few stages
+//   (reduce_fp64). From inputs below 2q, three stages stay below 16q < 2^50.
 #pragma once
 
 #include <cmath>
@@ -114,12 +115,12 @@ FHELIUM_FP64_HD void ct_butterfly_fp64(double& x, double& y, double w, const Fp6
   y = fp64_sub(u, t);
 }
 
-// Gentleman-Sande (inverse): (x, y) -> (x + y, (x - y) * w), the sum reduced so that magnitudes
-// stay below q (inputs below 2^49).
+// Gentleman-Sande (inverse): (x, y) -> (x + y, (x - y) * w). The sum is not reduced (|x + y| <=
+// |x| + |y|; see the bounds above); |(x - y) * w| < q. Requires |x|, |y| < 2^49.
 FHELIUM_FP64_HD void gs_butterfly_fp64(double& x, double& y, double w, const Fp64Modulus& m) {
   const double s = fp64_add(x, y);
   const double d = fp64_sub(x, y);
-  x = reduce_fp64(s, m);
+  x = s;
   y = mul_mod_fp64(d, w, m);
 }
 

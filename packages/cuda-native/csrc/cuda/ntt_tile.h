@@ -239,6 +239,15 @@ FHELIUM_HD void reg_stages(V (&x)[E], uint32_t lo, int q_lo, int q_hi, uint32_t 
     if constexpr (E == 8) {
       if (q_hi >= 2 && q_lo <= 2) reg_stage<false, 2, Tw>(x, lo, t, g, c);
     }
+    // The double path's inverse sums grow by up to 2x a stage (gs_butterfly_fp64): reduced once a
+    // group of at most 3 stages, as independent operations on the E registers, instead of on each
+    // butterfly's chain. From inputs below 2q they stay below 16q < 2^50.
+    if constexpr (std::is_same_v<V, double>) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+      for (int v = 0; v < E; ++v) x[v] = reduce_fp64(x[v], c.fp);
+    }
   }
 }
 
