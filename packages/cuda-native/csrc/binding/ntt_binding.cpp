@@ -34,6 +34,8 @@ napi_value ntt_tables_build(Args& a) {
   layout->offsets.forward = kernels::as_offset<uint64_t>(host.forward, base);
   layout->offsets.inverse = kernels::as_offset<uint64_t>(host.inverse, base);
   layout->offsets.scalars = kernels::as_offset<uint64_t>(host.scalars, base);
+  layout->offsets.forward_fp64 = kernels::as_offset<uint64_t>(host.forward_fp64, base);
+  layout->offsets.inverse_fp64 = kernels::as_offset<uint64_t>(host.inverse_fp64, base);
   layout->words = tables.words().size();
   napi_value external = make_external<NttLayout>(a.env(), layout, &kernels::delete_layout<NttLayout>);
   std::vector<uint64_t> psi(primes.size());

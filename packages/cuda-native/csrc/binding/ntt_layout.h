@@ -29,6 +29,8 @@ inline NttTablesView ntt_view(Args& a, std::size_t layout_arg, std::size_t ptr_a
   v.forward = rebase(base, layout->offsets.forward);
   v.inverse = rebase(base, layout->offsets.inverse);
   v.scalars = rebase(base, layout->offsets.scalars);
+  v.forward_fp64 = rebase(base, layout->offsets.forward_fp64);
+  v.inverse_fp64 = rebase(base, layout->offsets.inverse_fp64);
   return v;
 }
 

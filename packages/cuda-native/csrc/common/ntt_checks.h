@@ -15,7 +15,7 @@ namespace fhelium {
 
 inline void require_complete_ntt_view(const char* where, const NttTablesView& tables) {
   require_argument(tables.moduli != nullptr && tables.forward != nullptr && tables.inverse != nullptr &&
-                       tables.scalars != nullptr,
+                       tables.scalars != nullptr && tables.forward_fp64 != nullptr && tables.inverse_fp64 != nullptr,
                    where, "a complete NttTablesView", "a view with a null table");
 }
 

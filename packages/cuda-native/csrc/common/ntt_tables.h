@@ -10,6 +10,9 @@
 //   kernel fetches one twiddle with one 16-byte load. Entry 0 is unused (it is 1).
 // - scalars[p] = (N^{-1}, shoup, N^{-1} * psi^{-bitrev(1)}, shoup): the inverse transform folds
 //   N^{-1} into its last stage.
+// - forward_fp64[p][i] and inverse_fp64[p][i]: the same twiddles w as doubles (their bit patterns
+//   in the words), for the CUDA transforms' double-precision butterflies (ntt_butterfly_fp64.h),
+//   which need no Shoup constant: a block stages half the bytes, and converts nothing.
 // - The forward transform maps coefficients a_0..a_{N-1} to the evaluations
 //   a(psi^{2*bitrev(i)+1}) in position i (bit-reversed order); the inverse undoes it exactly.
 #pragma once
@@ -31,6 +34,8 @@ struct NttTablesView {
   const uint64_t* forward;  // [num_primes][N][2]
   const uint64_t* inverse;  // [num_primes][N][2]
   const uint64_t* scalars;  // [num_primes][4]
+  const uint64_t* forward_fp64;  // [num_primes][N]: bits of double(w)
+  const uint64_t* inverse_fp64;  // [num_primes][N]
 };
 
 class NttTables {
@@ -44,7 +49,7 @@ class NttTables {
   uint64_t psi(uint32_t prime) const { return psi_[prime]; }
 
   // The flat block to copy to wherever the kernels run: moduli (padded to an even word count) |
-  // forward | inverse | scalars. The copy must start 16-byte aligned.
+  // forward | inverse | scalars | forward_fp64 | inverse_fp64. The copy must start 16-byte aligned.
   const std::vector<uint64_t>& words() const { return words_; }
 
   // A view whose pointers address a copy of words() that starts at `base` (host or device).

@@ -1,5 +1,6 @@
 #include "common/ntt_tables.h"
 
+#include <cstring>
 #include <string>
 
 #include "common/kernel_args.h"
@@ -11,6 +12,12 @@ namespace {
 // The moduli section is padded to an even word count so that the twiddle tables start 16-byte
 // aligned (the CUDA transform loads each (w, w_shoup) pair with one 16-byte load).
 std::size_t moduli_words(std::size_t num_primes) { return (3 * num_primes + 1) & ~std::size_t{1}; }
+
+uint64_t double_bits(double x) {
+  uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
 
 }  // namespace
 
@@ -56,11 +63,13 @@ NttTables NttTables::build(uint32_t log_n, const std::vector<uint64_t>& primes) 
   t.log_n_ = log_n;
   t.num_primes_ = static_cast<uint32_t>(primes.size());
   const std::size_t np = primes.size();
-  t.words_.assign(moduli_words(np) + 2 * (np * 2 * n) + np * 4, 0);
+  t.words_.assign(moduli_words(np) + 2 * (np * 2 * n) + np * 4 + 2 * (np * n), 0);
   uint64_t* moduli = t.words_.data();
   uint64_t* forward = moduli + moduli_words(np);
   uint64_t* inverse = forward + np * 2 * n;
   uint64_t* scalars = inverse + np * 2 * n;
+  uint64_t* forward_fp64 = scalars + np * 4;
+  uint64_t* inverse_fp64 = forward_fp64 + np * n;
 
   for (std::size_t p = 0; p < np; ++p) {
     const uint64_t q = primes[p];
@@ -88,6 +97,8 @@ NttTables NttTables::build(uint32_t log_n, const std::vector<uint64_t>& primes) 
       fw[2 * i + 1] = shoup_precompute(pw[r], q);
       iw[2 * i] = ipw[r];
       iw[2 * i + 1] = shoup_precompute(ipw[r], q);
+      forward_fp64[p * n + i] = double_bits(static_cast<double>(pw[r]));
+      inverse_fp64[p * n + i] = double_bits(static_cast<double>(ipw[r]));
     }
     const uint64_t n_inv = host_inv_mod(n % q, q);
     const uint64_t last = host_mul_mod(n_inv, n == 1 ? 1 : iw[2], q);
@@ -109,6 +120,8 @@ NttTablesView NttTables::view(const uint64_t* base) const {
   v.forward = base + moduli_words(np);
   v.inverse = v.forward + np * 2 * n;
   v.scalars = v.inverse + np * 2 * n;
+  v.forward_fp64 = v.scalars + np * 4;
+  v.inverse_fp64 = v.forward_fp64 + np * n;
   return v;
 }
 

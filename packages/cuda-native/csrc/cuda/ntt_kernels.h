@@ -38,6 +38,7 @@ struct NttLaunch {
   std::size_t src_batch_stride;
   std::size_t dst_batch_stride;
   const uint64_t* twiddles;  // forward or inverse table, [num_primes][N][2]
+  const uint64_t* twiddles_fp64;  // the same twiddles as doubles' bits, [num_primes][N]
   const uint64_t* scalars;     // [num_primes][4]
   const Modulus* moduli;
   uint32_t log_n;
@@ -57,6 +58,7 @@ __device__ __forceinline__ LimbConsts limb_consts(const NttLaunch& p, uint32_t l
   c.log_n = p.log_n;
   c.q = p.moduli[prime].value;
   c.tw = p.twiddles + 2 * static_cast<std::size_t>(prime) * c.n;
+  c.tw_fp64 = p.twiddles_fp64 + static_cast<std::size_t>(prime) * c.n;
   c.scal = p.scalars + 4 * static_cast<std::size_t>(prime);
   return c;
 }
@@ -163,14 +165,6 @@ __device__ __forceinline__ void store_group(const V (&x)[E], bool to_global, boo
   }
 }
 
-// For the double path: converts the block's `count` staged twiddle pairs (convert_staged_twiddle_fp64),
-// between the barrier after their staging and the first stage group.
-__device__ __forceinline__ void convert_staged_twiddles_fp64(ulonglong2* staged, uint32_t count, uint32_t tid,
-                                                            uint32_t threads) {
-  for (uint32_t i = tid; i < count; i += threads) convert_staged_twiddle_fp64(reinterpret_cast<uint64_t*>(staged + i));
-  __syncthreads();
-}
-
 // Runs `body` with a zero of the limb's value type (uint64_t, or double for a prime below 2^45,
 // see ntt_tile.h), after setting c.fp for the double path. The choice is the same for a whole
 // block (one limb), so no warp diverges on it.
@@ -215,9 +209,15 @@ __global__ void __launch_bounds__(kCols << (S - R), 1024 / (kCols << (S - R)))
 
   // The twiddle staging reads only the read-only table, so it goes out before the wait for the
   // producer kernel (dependent_launch.h); group 0's loads follow it, and both latencies overlap.
+  // The double path stages the doubles' bits (8 bytes an entry) into the first half of sh_tw.
   if (!skipped) {
-    copy_async<16>(sh_tw, reinterpret_cast<const ulonglong2*>(c.tw), column_twiddles(S), tid, kThreadsHere,
-                   SameIndex{}, SameIndex{});
+    if (uses_fp64_butterflies(c.q)) {
+      copy_async<8>(reinterpret_cast<uint64_t*>(sh_tw), c.tw_fp64, column_twiddles(S), tid, kThreadsHere, SameIndex{},
+                    SameIndex{});
+    } else {
+      copy_async<16>(sh_tw, reinterpret_cast<const ulonglong2*>(c.tw), column_twiddles(S), tid, kThreadsHere,
+                     SameIndex{}, SameIndex{});
+    }
   }
   wait_for_producers();
   if (skipped) return;
@@ -238,8 +238,8 @@ __global__ void __launch_bounds__(kCols << (S - R), 1024 / (kCols << (S - R)))
     }
     __pipeline_wait_prior(0);
     __syncthreads();
-    if constexpr (std::is_same_v<V, double>) convert_staged_twiddles_fp64(sh_tw, column_twiddles(S), tid, kThreadsHere);
     c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
+    c.tw_fp64 = c.tw;
 #pragma unroll
     for (int grp = 0; grp < kGroups; ++grp) {
       uint32_t lo;
@@ -311,12 +311,20 @@ __global__ void __launch_bounds__(kTiles << (S - R), kStageTw ? 1024 / (kTiles <
     // Staged entry e lies in bit gb's segment [W - (W >> gb), W - (W >> (gb + 1))), so
     // W - 1 - e is in [W >> (gb + 1), W >> gb) and gb = log2(W) - 1 - floor(log2(W - 1 - e)).
     const uint32_t origin_entry = c.n + c.tw_origin;
-    copy_async<16>(sh_tw, reinterpret_cast<const ulonglong2*>(c.tw), chunk_twiddles(kWords, S), tid, kThreadsHere,
-                   SameIndex{}, [origin_entry](uint32_t e) {
-                     const uint32_t gb = log2_floor(kWords) - 1 - (31 - __clz(static_cast<int>(kWords - 1 - e)));
-                     return (origin_entry >> (gb + 1)) + (e - chunk_twiddle_offset(kWords, gb));
-                   });
+    const auto table_entry = [origin_entry](uint32_t e) {
+      const uint32_t gb = log2_floor(kWords) - 1 - (31 - __clz(static_cast<int>(kWords - 1 - e)));
+      return (origin_entry >> (gb + 1)) + (e - chunk_twiddle_offset(kWords, gb));
+    };
+    // The double path stages the doubles' bits (8 bytes an entry) into the first half of sh_tw.
+    if (uses_fp64_butterflies(c.q)) {
+      copy_async<8>(reinterpret_cast<uint64_t*>(sh_tw), c.tw_fp64, chunk_twiddles(kWords, S), tid, kThreadsHere,
+                    SameIndex{}, table_entry);
+    } else {
+      copy_async<16>(sh_tw, reinterpret_cast<const ulonglong2*>(c.tw), chunk_twiddles(kWords, S), tid, kThreadsHere,
+                     SameIndex{}, table_entry);
+    }
     c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
+    c.tw_fp64 = c.tw;
   }
   wait_for_producers();
   if (skipped) {
@@ -371,9 +379,6 @@ __global__ void __launch_bounds__(kTiles << (S - R), kStageTw ? 1024 / (kTiles <
   // here writes bits too.
   with_limb_arithmetic(c, [&](auto zero) {
     using V = decltype(zero);
-    if constexpr (kStageTw && std::is_same_v<V, double>) {
-      convert_staged_twiddles_fp64(sh_tw, chunk_twiddles(kWords, S), tid, kThreadsHere);
-    }
     V x[kSlots];
     if (kFwd && kStageTw) {
 #pragma unroll
@@ -565,6 +570,7 @@ inline NttLaunch make_ntt_launch(const NttTablesView& t, bool forward, const uin
   p.dst = dst;
   p.dst_batch_stride = dst_stride;
   p.twiddles = forward ? t.forward : t.inverse;
+  p.twiddles_fp64 = forward ? t.forward_fp64 : t.inverse_fp64;
   p.scalars = t.scalars;
   p.moduli = t.moduli;
   p.log_n = t.log_n;

@@ -60,9 +60,11 @@ FHELIUM_HD uint32_t slot_k(uint32_t t, uint32_t v, uint32_t lo) {
   return ((t >> lo) << (lo + R)) | (v << lo) | (t & ((1u << lo) - 1u));
 }
 
-// Per-limb constants: the limb's twiddle row ((w, w_shoup) pairs), its 4 scalars and prime.
+// Per-limb constants: the limb's twiddle rows ((w, w_shoup) pairs for the integer path, the bits
+// of double(w) for the double path), its 4 scalars and prime.
 struct LimbConsts {
   const uint64_t* tw;
+  const uint64_t* tw_fp64 = nullptr;
   const uint64_t* scal;
   uint64_t q;
   uint32_t n;
@@ -153,18 +155,6 @@ struct ChunkTwiddles {
   }
 };
 
-// The double path needs a twiddle as a double, not its Shoup constant: a block that stages its
-// twiddles in shared memory (Tw::kShared) converts each staged pair once, putting the bits of
-// double(w) where w_shoup was, instead of converting at every butterfly (a 64-bit integer to double
-// conversion issues at a quarter of the FP64 pipe's rate). Twiddles read from the global table are
-// converted where they are used.
-FHELIUM_HD void convert_staged_twiddle_fp64(uint64_t* pair) { pair[1] = value_bits(static_cast<double>(pair[0])); }
-
-template <typename Tw>
-FHELIUM_HD double twiddle_fp64(const Twiddle& w) {
-  return Tw::kShared ? value_from_bits<double>(w.w_shoup) : static_cast<double>(w.w);
-}
-
 // Shared copies cannot be read through the read-only global path (__ldg).
 template <typename Tw>
 FHELIUM_HD Twiddle load_twiddle(const uint64_t* tw, uint32_t index) {
@@ -175,6 +165,18 @@ FHELIUM_HD Twiddle load_twiddle(const uint64_t* tw, uint32_t index) {
 #else
   return Twiddle{tw[2 * index], tw[2 * index + 1]};
 #endif
+}
+
+// The double path's twiddle `index` of a row of double(w) bit patterns (NttTablesView's
+// forward_fp64 and inverse_fp64, or a block's staged copy of one).
+template <typename Tw>
+FHELIUM_HD double load_twiddle_fp64(const uint64_t* tw, uint32_t index) {
+#if defined(__CUDA_ARCH__)
+  const uint64_t bits = Tw::kShared ? tw[index] : __ldg(reinterpret_cast<const unsigned long long*>(tw) + index);
+#else
+  const uint64_t bits = tw[index];
+#endif
+  return value_from_bits<double>(bits);
 }
 
 // log2 of a slot count (8 or 4).
@@ -195,27 +197,37 @@ FHELIUM_HD void reg_stage(V (&x)[E], uint32_t lo, uint32_t t, const TileGeom& g,
   for (int h = 0; h < ((E / 2) >> QB); ++h) {
     const int v0 = h << (QB + 1);
     const uint32_t j = glob(g, slot_k<slot_bits<E>()>(t, static_cast<uint32_t>(v0), lo));
-    const Twiddle w = load_twiddle<Tw>(c.tw, Tw::index(c, j, gb));
+    if constexpr (std::is_same_v<V, double>) {
+      const double w = load_twiddle_fp64<Tw>(c.tw_fp64, Tw::index(c, j, gb));
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-    for (int l = 0; l < (1 << QB); ++l) {
-      const int a = v0 | l;
-      const int b = a | (1 << QB);
-      if constexpr (std::is_same_v<V, double>) {
+      for (int l = 0; l < (1 << QB); ++l) {
+        const int a = v0 | l;
+        const int b = a | (1 << QB);
         if (kFwd) {
-          ct_butterfly_fp64(x[a], x[b], twiddle_fp64<Tw>(w), c.fp);
+          ct_butterfly_fp64(x[a], x[b], w, c.fp);
         } else if (gb == c.log_n - 1) {
           gs_butterfly_last_fp64(x[a], x[b], static_cast<double>(c.scal[0]), static_cast<double>(c.scal[2]), c.fp);
         } else {
-          gs_butterfly_fp64(x[a], x[b], twiddle_fp64<Tw>(w), c.fp);
+          gs_butterfly_fp64(x[a], x[b], w, c.fp);
         }
-      } else if (kFwd) {
-        ct_butterfly_lazy(x[a], x[b], w.w, w.w_shoup, c.q);
-      } else if (gb == c.log_n - 1) {
-        gs_butterfly_last(x[a], x[b], c.scal[0], c.scal[1], c.scal[2], c.scal[3], c.q);
-      } else {
-        gs_butterfly_lazy(x[a], x[b], w.w, w.w_shoup, c.q);
+      }
+    } else {
+      const Twiddle w = load_twiddle<Tw>(c.tw, Tw::index(c, j, gb));
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+      for (int l = 0; l < (1 << QB); ++l) {
+        const int a = v0 | l;
+        const int b = a | (1 << QB);
+        if (kFwd) {
+          ct_butterfly_lazy(x[a], x[b], w.w, w.w_shoup, c.q);
+        } else if (gb == c.log_n - 1) {
+          gs_butterfly_last(x[a], x[b], c.scal[0], c.scal[1], c.scal[2], c.scal[3], c.q);
+        } else {
+          gs_butterfly_lazy(x[a], x[b], w.w, w.w_shoup, c.q);
+        }
       }
     }
   }

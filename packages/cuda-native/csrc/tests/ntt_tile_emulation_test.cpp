@@ -25,6 +25,7 @@ LimbConsts consts_for(const NttTablesView& t, uint32_t prime, bool fwd) {
   c.log_n = t.log_n;
   c.q = t.moduli[prime].value;
   c.tw = (fwd ? t.forward : t.inverse) + 2 * static_cast<std::size_t>(prime) * c.n;
+  c.tw_fp64 = (fwd ? t.forward_fp64 : t.inverse_fp64) + static_cast<std::size_t>(prime) * c.n;
   c.scal = t.scalars + 4 * static_cast<std::size_t>(prime);
   return c;
 }
@@ -38,14 +39,14 @@ void emulate_columns(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
   constexpr uint32_t kThreadsHere = kCols << (S - R);
   const uint32_t blocks = (c.n >> S) / kCols;
   std::vector<uint64_t> sh(kCols << S);
-  // The block's staged twiddles: entries [0, 2^S) of the limb's row (ColumnTwiddles), converted
-  // for the double path as the kernel converts them.
-  std::vector<uint64_t> staged(c.tw, c.tw + 2 * column_twiddles(S));
-  if constexpr (std::is_same_v<V, double>) {
-    for (uint32_t i = 0; i < column_twiddles(S); ++i) convert_staged_twiddle_fp64(&staged[2 * i]);
-  }
+  // The block's staged twiddles: entries [0, 2^S) of the limb's row (ColumnTwiddles), pairs for
+  // the integer path, doubles' bits for the double path, as the kernel stages them.
+  const bool fp64 = std::is_same_v<V, double>;
+  std::vector<uint64_t> staged = fp64 ? std::vector<uint64_t>(c.tw_fp64, c.tw_fp64 + column_twiddles(S))
+                                      : std::vector<uint64_t>(c.tw, c.tw + 2 * column_twiddles(S));
   LimbConsts cs = c;
   cs.tw = staged.data();
+  cs.tw_fp64 = staged.data();
   for (uint32_t bx = 0; bx < blocks; ++bx) {
     for (int grp = 0; grp < kGroups; ++grp) {
       for (uint32_t tid = 0; tid < kThreadsHere; ++tid) {
@@ -71,9 +72,9 @@ void emulate_columns(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
   }
 }
 
-// Mirrors ntt_chunks_kernel for one limb, with the block's twiddles staged (and for the double
-// path converted) as the kernel stages them when kStageTw (ChunkTwiddles), or read from the
-// global table.
+// Mirrors ntt_chunks_kernel for one limb, with the block's twiddles staged as the kernel stages
+// them (pairs, or doubles' bits for the double path) when kStageTw (ChunkTwiddles), or read from
+// the global tables.
 template <bool kFwd, int S, int kTiles, bool kStageTw, int R, typename V>
 void emulate_chunks(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
   constexpr uint32_t kSlots = 1u << R;
@@ -92,14 +93,16 @@ void emulate_chunks(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
         const std::size_t first = (c.n + block_off) >> (gb + 1);
         const uint32_t off = chunk_twiddle_offset(kWords, gb);
         for (uint32_t i = 0; i < (kWords >> (gb + 1)); ++i) {
-          staged[2 * (off + i)] = c.tw[2 * (first + i)];
-          staged[2 * (off + i) + 1] = c.tw[2 * (first + i) + 1];
+          if constexpr (std::is_same_v<V, double>) {
+            staged[off + i] = c.tw_fp64[first + i];
+          } else {
+            staged[2 * (off + i)] = c.tw[2 * (first + i)];
+            staged[2 * (off + i) + 1] = c.tw[2 * (first + i) + 1];
+          }
         }
       }
-      if constexpr (std::is_same_v<V, double>) {
-        for (uint32_t i = 0; i < chunk_twiddles(kWords, S); ++i) convert_staged_twiddle_fp64(&staged[2 * i]);
-      }
       cb.tw = staged.data();
+      cb.tw_fp64 = staged.data();
       cb.tw_origin = static_cast<uint32_t>(block_off);
     }
     if (!kFwd) {
