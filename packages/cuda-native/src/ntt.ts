@@ -32,6 +32,9 @@ export interface NttTablesOptions {
 /**
  * Twiddle tables of the negacyclic NTT for ring degree 2^logN, one row per prime (in order: row p is
  * `primes[p]`, the "prime index" a limb map refers to). Built on the host once, uploaded once.
+ * A row holds 6·N words: the forward and inverse twiddles as (w, Shoup constant) pairs, and again as
+ * doubles for the CUDA transforms of primes below 2^45, which multiply on the GPU's FP64 units
+ * (3 MiB a prime at N = 2^16).
  */
 export class NttTables extends KernelTables {
   /** log2 of the ring degree. */
