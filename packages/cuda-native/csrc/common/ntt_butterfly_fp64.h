@@ -23,18 +23,14 @@
 #include <cmath>
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define FHELIUM_FP64_HD __host__ __device__ __forceinline__
-#else
-#define FHELIUM_FP64_HD inline
-#endif
+#include "common/modarith.h"
 
 namespace fhelium {
 
 // Moduli below this run the double-precision butterflies (see the bounds above).
 constexpr uint64_t kFp64ModulusBound = uint64_t{1} << 45;
 
-FHELIUM_FP64_HD bool uses_fp64_butterflies(uint64_t q) { return q < kFp64ModulusBound; }
+FHELIUM_HD bool uses_fp64_butterflies(uint64_t q) { return q < kFp64ModulusBound; }
 
 // 1.5 * 2^52: adding it to a double of magnitude below 2^51 rounds it to an integer (the nearest).
 constexpr double kFp64RoundConstant = 6755399441055744.0;
@@ -42,28 +38,28 @@ constexpr double kFp64RoundConstant = 6755399441055744.0;
 // The operations below, each rounded once (no contraction into other FMAs, no reassociation): on
 // the device through the _rn intrinsics, which the compiler never fuses; on the host through
 // std::fma and plain arithmetic, which this library compiles without -ffast-math.
-FHELIUM_FP64_HD double fp64_mul(double a, double b) {
+FHELIUM_HD double fp64_mul(double a, double b) {
 #if defined(__CUDA_ARCH__)
   return __dmul_rn(a, b);
 #else
   return a * b;
 #endif
 }
-FHELIUM_FP64_HD double fp64_add(double a, double b) {
+FHELIUM_HD double fp64_add(double a, double b) {
 #if defined(__CUDA_ARCH__)
   return __dadd_rn(a, b);
 #else
   return a + b;
 #endif
 }
-FHELIUM_FP64_HD double fp64_sub(double a, double b) {
+FHELIUM_HD double fp64_sub(double a, double b) {
 #if defined(__CUDA_ARCH__)
   return __dsub_rn(a, b);
 #else
   return a - b;
 #endif
 }
-FHELIUM_FP64_HD double fp64_fma(double a, double b, double c) {
+FHELIUM_HD double fp64_fma(double a, double b, double c) {
 #if defined(__CUDA_ARCH__)
   return __fma_rn(a, b, c);
 #else
@@ -77,7 +73,7 @@ struct Fp64Modulus {
   double q_inv;
 };
 
-FHELIUM_FP64_HD Fp64Modulus make_fp64_modulus(uint64_t q) {
+FHELIUM_HD Fp64Modulus make_fp64_modulus(uint64_t q) {
   const double qd = static_cast<double>(q);
 #if defined(__CUDA_ARCH__)
   return Fp64Modulus{qd, __drcp_rn(qd)};
@@ -87,7 +83,7 @@ FHELIUM_FP64_HD Fp64Modulus make_fp64_modulus(uint64_t q) {
 }
 
 // y*w mod q as a signed lazy value, |result| < q. Requires |y| < 2^50, 0 <= w < q (above).
-FHELIUM_FP64_HD double mul_mod_fp64(double y, double w, const Fp64Modulus& m) {
+FHELIUM_HD double mul_mod_fp64(double y, double w, const Fp64Modulus& m) {
   const double hi = fp64_mul(y, w);
   const double lo = fp64_fma(y, w, -hi);
   const double k = fp64_sub(fp64_fma(hi, m.q_inv, kFp64RoundConstant), kFp64RoundConstant);
@@ -96,19 +92,19 @@ FHELIUM_FP64_HD double mul_mod_fp64(double y, double w, const Fp64Modulus& m) {
 
 // x - round(x/q)*q, in [-5q/8, 5q/8] for |x| < 2^50 (the rounding errs by at most 1/2 plus
 // |x|*2^-53/q).
-FHELIUM_FP64_HD double reduce_fp64(double x, const Fp64Modulus& m) {
+FHELIUM_HD double reduce_fp64(double x, const Fp64Modulus& m) {
   const double k = fp64_sub(fp64_fma(x, m.q_inv, kFp64RoundConstant), kFp64RoundConstant);
   return fp64_fma(-k, m.q, x);
 }
 
 // The word in [0, q) that a signed lazy value |x| < 2^50 stands for.
-FHELIUM_FP64_HD uint64_t fp64_to_word(double x, const Fp64Modulus& m) {
+FHELIUM_HD uint64_t fp64_to_word(double x, const Fp64Modulus& m) {
   const double r = reduce_fp64(x, m);  // [-5q/8, 5q/8]
   return static_cast<uint64_t>(r < 0 ? fp64_add(r, m.q) : r);
 }
 
 // Cooley-Tukey (forward): (x, y) -> (x + w*y, x - w*y); each magnitude grows by less than q.
-FHELIUM_FP64_HD void ct_butterfly_fp64(double& x, double& y, double w, const Fp64Modulus& m) {
+FHELIUM_HD void ct_butterfly_fp64(double& x, double& y, double w, const Fp64Modulus& m) {
   const double t = mul_mod_fp64(y, w, m);
   const double u = x;
   x = fp64_add(u, t);
@@ -117,7 +113,7 @@ FHELIUM_FP64_HD void ct_butterfly_fp64(double& x, double& y, double w, const Fp6
 
 // Gentleman-Sande (inverse): (x, y) -> (x + y, (x - y) * w). The sum is not reduced (|x + y| <=
 // |x| + |y|; see the bounds above); |(x - y) * w| < q. Requires |x|, |y| < 2^49.
-FHELIUM_FP64_HD void gs_butterfly_fp64(double& x, double& y, double w, const Fp64Modulus& m) {
+FHELIUM_HD void gs_butterfly_fp64(double& x, double& y, double w, const Fp64Modulus& m) {
   const double s = fp64_add(x, y);
   const double d = fp64_sub(x, y);
   x = s;
@@ -125,7 +121,7 @@ FHELIUM_FP64_HD void gs_butterfly_fp64(double& x, double& y, double w, const Fp6
 }
 
 // The last inverse stage with N^{-1} folded in: ((x + y) * n_inv, (x - y) * w_n_inv), |each| < q.
-FHELIUM_FP64_HD void gs_butterfly_last_fp64(double& x, double& y, double n_inv, double w_n_inv, const Fp64Modulus& m) {
+FHELIUM_HD void gs_butterfly_last_fp64(double& x, double& y, double n_inv, double w_n_inv, const Fp64Modulus& m) {
   const double s = fp64_add(x, y);
   const double d = fp64_sub(x, y);
   x = mul_mod_fp64(s, n_inv, m);
