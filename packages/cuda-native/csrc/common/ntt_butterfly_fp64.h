@@ -22,6 +22,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "common/modarith.h"
 
@@ -31,6 +32,28 @@ namespace fhelium {
 constexpr uint64_t kFp64ModulusBound = uint64_t{1} << 45;
 
 FHELIUM_HD bool uses_fp64_butterflies(uint64_t q) { return q < kFp64ModulusBound; }
+
+// A double's bit pattern in a 64-bit word, and back: how doubles travel in the library's word
+// buffers (the NTT tables' forward_fp64 and inverse_fp64, which the host writes and the kernels
+// read, and the double path's values in shared memory and between the two phases of a transform).
+FHELIUM_HD uint64_t fp64_bits(double x) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<uint64_t>(__double_as_longlong(x));
+#else
+  uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+#endif
+}
+FHELIUM_HD double fp64_from_bits(uint64_t bits) {
+#if defined(__CUDA_ARCH__)
+  return __longlong_as_double(static_cast<long long>(bits));
+#else
+  double x;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+#endif
+}
 
 // 1.5 * 2^52: adding it to a double of magnitude below 2^51 rounds it to an integer (the nearest).
 constexpr double kFp64RoundConstant = 6755399441055744.0;

@@ -1,9 +1,9 @@
 #include "common/ntt_tables.h"
 
-#include <cstring>
 #include <string>
 
 #include "common/kernel_args.h"
+#include "common/ntt_butterfly_fp64.h"
 #include "common/number_theory.h"
 
 namespace fhelium {
@@ -12,12 +12,6 @@ namespace {
 // The moduli section is padded to an even word count so that the twiddle tables start 16-byte
 // aligned (the CUDA transform loads each (w, w_shoup) pair with one 16-byte load).
 std::size_t moduli_words(std::size_t num_primes) { return (3 * num_primes + 1) & ~std::size_t{1}; }
-
-uint64_t double_bits(double x) {
-  uint64_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  return bits;
-}
 
 }  // namespace
 
@@ -97,8 +91,8 @@ NttTables NttTables::build(uint32_t log_n, const std::vector<uint64_t>& primes) 
       fw[2 * i + 1] = shoup_precompute(pw[r], q);
       iw[2 * i] = ipw[r];
       iw[2 * i + 1] = shoup_precompute(ipw[r], q);
-      forward_fp64[p * n + i] = double_bits(static_cast<double>(pw[r]));
-      inverse_fp64[p * n + i] = double_bits(static_cast<double>(ipw[r]));
+      forward_fp64[p * n + i] = fp64_bits(static_cast<double>(pw[r]));
+      inverse_fp64[p * n + i] = fp64_bits(static_cast<double>(ipw[r]));
     }
     const uint64_t n_inv = host_inv_mod(n % q, q);
     const uint64_t last = host_mul_mod(n_inv, n == 1 ? 1 : iw[2], q);

@@ -19,7 +19,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 #include "common/modarith.h"
@@ -84,13 +83,7 @@ FHELIUM_HD V value_from_word(uint64_t word) {
 template <typename V>
 FHELIUM_HD V value_from_bits(uint64_t bits) {
   if constexpr (std::is_same_v<V, double>) {
-#if defined(__CUDA_ARCH__)
-    return __longlong_as_double(static_cast<long long>(bits));
-#else
-    double v;
-    std::memcpy(&v, &bits, sizeof v);
-    return v;
-#endif
+    return fp64_from_bits(bits);
   } else {
     return bits;
   }
@@ -98,13 +91,7 @@ FHELIUM_HD V value_from_bits(uint64_t bits) {
 template <typename V>
 FHELIUM_HD uint64_t value_bits(V x) {
   if constexpr (std::is_same_v<V, double>) {
-#if defined(__CUDA_ARCH__)
-    return static_cast<uint64_t>(__double_as_longlong(x));
-#else
-    uint64_t bits;
-    std::memcpy(&bits, &x, sizeof bits);
-    return bits;
-#endif
+    return fp64_bits(x);
   } else {
     return x;
   }
