@@ -84,6 +84,22 @@ struct Swizzled {
   __device__ __forceinline__ uint32_t operator()(uint32_t i) const { return swz(i); }
 };
 
+// Starts staging `count` of the limb's twiddles into `staged` (staged entry e is table entry
+// table_entry(e)) and points c.tw and c.tw_fp64 at the staged copy: (w, w_shoup) pairs for the
+// integer path, 8-byte double bit patterns (in the first half of `staged`) for the double path.
+// Readable after the caller's wait (__pipeline_wait_prior(0)) and barrier, as copy_async says.
+template <typename TableEntry>
+__device__ __forceinline__ void stage_twiddles(LimbConsts& c, ulonglong2* staged, uint32_t count, uint32_t tid,
+                                               uint32_t threads, TableEntry table_entry) {
+  if (uses_fp64_butterflies(c.q)) {
+    copy_async<8>(reinterpret_cast<uint64_t*>(staged), c.tw_fp64, count, tid, threads, SameIndex{}, table_entry);
+  } else {
+    copy_async<16>(staged, reinterpret_cast<const ulonglong2*>(c.tw), count, tid, threads, SameIndex{}, table_entry);
+  }
+  c.tw = reinterpret_cast<const uint64_t*>(staged);
+  c.tw_fp64 = c.tw;
+}
+
 // What the forward chunk kernel stores for element i (global index within the limb) of limb `limb`
 // of batch element b, given its fully reduced NTT value: PlainStore stores the value; other
 // epilogues fold in the elementwise step that follows the transform (rescale.cu,
@@ -209,16 +225,7 @@ __global__ void __launch_bounds__(kCols << (S - R), 1024 / (kCols << (S - R)))
 
   // The twiddle staging reads only the read-only table, so it goes out before the wait for the
   // producer kernel (dependent_launch.h); group 0's loads follow it, and both latencies overlap.
-  // The double path stages the doubles' bits (8 bytes an entry) into the first half of sh_tw.
-  if (!skipped) {
-    if (uses_fp64_butterflies(c.q)) {
-      copy_async<8>(reinterpret_cast<uint64_t*>(sh_tw), c.tw_fp64, column_twiddles(S), tid, kThreadsHere, SameIndex{},
-                    SameIndex{});
-    } else {
-      copy_async<16>(sh_tw, reinterpret_cast<const ulonglong2*>(c.tw), column_twiddles(S), tid, kThreadsHere,
-                     SameIndex{}, SameIndex{});
-    }
-  }
+  if (!skipped) stage_twiddles(c, sh_tw, column_twiddles(S), tid, kThreadsHere, SameIndex{});
   wait_for_producers();
   if (skipped) return;
   // The forward's column phase reads the transform's input words; the inverse's reads the bits
@@ -238,8 +245,6 @@ __global__ void __launch_bounds__(kCols << (S - R), 1024 / (kCols << (S - R)))
     }
     __pipeline_wait_prior(0);
     __syncthreads();
-    c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
-    c.tw_fp64 = c.tw;
 #pragma unroll
     for (int grp = 0; grp < kGroups; ++grp) {
       uint32_t lo;
@@ -315,16 +320,7 @@ __global__ void __launch_bounds__(kTiles << (S - R), kStageTw ? 1024 / (kTiles <
       const uint32_t gb = log2_floor(kWords) - 1 - (31 - __clz(static_cast<int>(kWords - 1 - e)));
       return (origin_entry >> (gb + 1)) + (e - chunk_twiddle_offset(kWords, gb));
     };
-    // The double path stages the doubles' bits (8 bytes an entry) into the first half of sh_tw.
-    if (uses_fp64_butterflies(c.q)) {
-      copy_async<8>(reinterpret_cast<uint64_t*>(sh_tw), c.tw_fp64, chunk_twiddles(kWords, S), tid, kThreadsHere,
-                    SameIndex{}, table_entry);
-    } else {
-      copy_async<16>(sh_tw, reinterpret_cast<const ulonglong2*>(c.tw), chunk_twiddles(kWords, S), tid, kThreadsHere,
-                     SameIndex{}, table_entry);
-    }
-    c.tw = reinterpret_cast<const uint64_t*>(sh_tw);
-    c.tw_fp64 = c.tw;
+    stage_twiddles(c, sh_tw, chunk_twiddles(kWords, S), tid, kThreadsHere, table_entry);
   }
   wait_for_producers();
   if (skipped) {
