@@ -7,7 +7,8 @@
 // sectors); phase 2 does the same for chunks, 1024 >> S2 of them per block. The inverse runs
 // chunks first, then columns. Each thread keeps 8 elements in registers (4 in the narrow blocks of
 // transforms of few limbs) and applies up to 3 radix-2 stages to them between two shared-memory
-// exchanges, so a 2^S tile needs ceil(S / 3) exchanges. Twiddles come from the
+// exchanges, so a 2^S tile needs ceil(S / 3) exchanges (S1 and S2: column_log and chunk_log in
+// ntt_tile.h, which give the chunks 2^9 elements where they can). Twiddles come from the
 // global table: the pair at global bit position gb containing index j uses entry (N + j) >> (gb+1)
 // for every stage of both directions. The kernels live in ntt_kernels.h.
 #include "cuda/ntt.h"
