@@ -274,12 +274,14 @@ FHELIUM_HD void group_bits(int grp, uint32_t& lo, int& q_lo, int& q_hi) {
 FHELIUM_CONSTEXPR_HD int groups_for(int s, int r = 3) { return (s + r - 1) / r; }
 
 // Tile split used by the CUDA transform: log_n <= 12 runs one chunk kernel over the whole limb;
-// otherwise chunks of 2^9 elements (the largest two-phase chunk tile, kept in shared memory for
-// more of the stages) and columns of the remaining 2^(log_n - 9) rows, at least 2^6 (the smallest
-// column tile): 6/7, 6/8, 6/9, 7/9 and 8/9 column/chunk stages for log_n = 13..17. Against the
-// even split (7/7 at 2^14, 7/8 at 2^15, 8/8 at 2^16), as nodes of a replayed graph on an H100
-// (reports/gpu/2026-12-06T0806-*), multiply + relinearize + rescale took 63.6 against 65.0 us at
-// n14-l7, 220.6 against 226.5 at n15-l15 and 479.5 against 485.9 at n16-l23.
+// otherwise chunks of 2^9 elements (the largest two-phase chunk tile) and columns of the remaining
+// 2^(log_n - 9) rows, at least 2^6 (the smallest column tile): 6/7, 6/8, 6/9, 7/9 and 8/9
+// column/chunk stages for log_n = 13..17. At 2^14 and 2^15 that is five stage groups of 8-slot
+// threads where the even split (7/7, 7/8) had six, one shared-memory exchange fewer; at 2^16 the
+// count is the same (7/9 against 8/8) and it still measured faster. Against the even split, as
+// nodes of a replayed graph on an H100 (reports/gpu/2026-12-06T0806-*), multiply + relinearize +
+// rescale took 63.6 against 65.0 us at n14-l7, 220.6 against 226.5 at n15-l15 and 479.5 against
+// 485.9 at n16-l23.
 // Precondition: 13 <= log_n <= 17 (dispatch_columns and dispatch_chunks have these tiles only).
 FHELIUM_CONSTEXPR_HD uint32_t column_log(uint32_t log_n) { return log_n > 15 ? log_n - 9 : 6; }
 FHELIUM_CONSTEXPR_HD uint32_t chunk_log(uint32_t log_n) { return log_n - column_log(log_n); }
