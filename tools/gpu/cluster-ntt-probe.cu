@@ -275,7 +275,8 @@ struct Buffers {
   uint64_t q;
 };
 
-// Enqueues one forward transform of `limbs` limbs in shape `shape` as programmatic dependents.
+// Enqueues one forward transform of `limbs` limbs in the two-kernel shape (kCols columns and
+// kTiles chunks per block, 2^R slots a thread), both kernels programmatic dependents.
 template <uint32_t kCols, int kTiles, int R>
 void two_kernel(const Buffers& b, uint32_t limbs, cudaStream_t s) {
   cudaLaunchAttribute pdl{};
@@ -287,12 +288,14 @@ void two_kernel(const Buffers& b, uint32_t limbs, cudaStream_t s) {
   CHECK(cudaLaunchKernelEx(&c2, chunks_kernel<kTiles, R>, static_cast<const uint64_t*>(b.mid), b.dst, b.tw, b.fp, b.q));
 }
 
+// The cluster kernel's dynamic shared memory (see cluster_kernel), in bytes.
 template <uint32_t kC, int R>
 std::size_t cluster_smem() {
   constexpr uint32_t kW = kN / kC;
   return 8 * (2 * kW + (1u << kColS) + chunk_twiddles(kW, kChunkS));
 }
 
+// Enqueues one forward transform of `limbs` limbs as one cluster kernel (a programmatic dependent).
 template <uint32_t kC, int R>
 void one_kernel(const Buffers& b, uint32_t limbs, cudaStream_t s) {
   cudaLaunchAttribute attrs[2]{};
