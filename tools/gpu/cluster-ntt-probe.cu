@@ -64,14 +64,6 @@ __device__ __forceinline__ LimbConsts consts(const uint64_t* staged_tw, Fp64Modu
   return c;
 }
 
-// Staged entry e of a chunk block of W words starting at global index `origin` (ChunkTwiddles in
-// ntt_tile.h; the same formula as ntt_chunks_kernel's).
-template <uint32_t W>
-__device__ __forceinline__ uint32_t chunk_table_entry(uint32_t e, uint32_t origin) {
-  const uint32_t gb = log2_floor(W) - 1 - (31 - __clz(static_cast<int>(W - 1 - e)));
-  return ((kN + origin) >> (gb + 1)) + (e - chunk_twiddle_offset(W, gb));
-}
-
 // The column stages of a 2^kColS-row tile: thread (col, t) of kCols columns, reading the limb's
 // words through `load(j)` and handing each result to `store(j, bits)` (j: index in the limb).
 template <uint32_t kCols, int R, typename Load, typename Store>
@@ -139,7 +131,7 @@ __device__ __forceinline__ void chunk_stages(uint64_t* sh, const LimbConsts& c, 
 #pragma unroll
   for (uint32_t k = 0; k < static_cast<uint32_t>(kSlots); ++k) {
     const uint32_t i = tid + k * kThreads;
-    out[i] = fp64_to_word(fp64_from_bits(sh[swz(i)]), c.fp);
+    out[i] = forward_result_word(sh[swz(i)], c);
   }
 }
 
@@ -168,7 +160,7 @@ __global__ void __launch_bounds__(kTiles << (kChunkS - R))
   __shared__ uint64_t sh_tw[chunk_twiddles(kWords, kChunkS)];
   const uint32_t tid = threadIdx.x;
   const uint32_t origin = blockIdx.x * kWords;
-  for (uint32_t e = tid; e < chunk_twiddles(kWords, kChunkS); e += blockDim.x) sh_tw[e] = tw[chunk_table_entry<kWords>(e, origin)];
+  for (uint32_t e = tid; e < chunk_twiddles(kWords, kChunkS); e += blockDim.x) sh_tw[e] = tw[chunk_twiddle_entry<kWords>(e, kN + origin)];
   wait_for_producers();
   __syncthreads();
   LimbConsts c = consts(sh_tw, fp, q);
@@ -197,7 +189,7 @@ __global__ void __launch_bounds__((kN / kC) >> R)
   const uint32_t tid = threadIdx.x;
   const uint32_t origin = r * kW;
   for (uint32_t i = tid; i < (1u << kColS); i += blockDim.x) col_tw[i] = tw[i];
-  for (uint32_t e = tid; e < chunk_twiddles(kW, kChunkS); e += blockDim.x) chunk_tw[e] = tw[chunk_table_entry<kW>(e, origin)];
+  for (uint32_t e = tid; e < chunk_twiddles(kW, kChunkS); e += blockDim.x) chunk_tw[e] = tw[chunk_twiddle_entry<kW>(e, kN + origin)];
   wait_for_producers();
   __syncthreads();
   const std::size_t limb_off = static_cast<std::size_t>(blockIdx.y) * kN;

@@ -313,14 +313,9 @@ __global__ void __launch_bounds__(kTiles << (S - R), kStageTw ? 1024 / (kTiles <
   // producer kernel (dependent_launch.h).
   if (kStageTw && !skipped) {
     c.tw_origin = static_cast<uint32_t>(block_off);
-    // Staged entry e lies in bit gb's segment [W - (W >> gb), W - (W >> (gb + 1))), so
-    // W - 1 - e is in [W >> (gb + 1), W >> gb) and gb = log2(W) - 1 - floor(log2(W - 1 - e)).
     const uint32_t origin_entry = c.n + c.tw_origin;
-    const auto table_entry = [origin_entry](uint32_t e) {
-      const uint32_t gb = log2_floor(kWords) - 1 - (31 - __clz(static_cast<int>(kWords - 1 - e)));
-      return (origin_entry >> (gb + 1)) + (e - chunk_twiddle_offset(kWords, gb));
-    };
-    stage_twiddles(c, sh_tw, chunk_twiddles(kWords, S), tid, kThreadsHere, table_entry);
+    stage_twiddles(c, sh_tw, chunk_twiddles(kWords, S), tid, kThreadsHere,
+                   [origin_entry](uint32_t e) { return chunk_twiddle_entry<kWords>(e, origin_entry); });
   }
   wait_for_producers();
   if (skipped) {
@@ -401,16 +396,13 @@ __global__ void __launch_bounds__(kTiles << (S - R), kStageTw ? 1024 / (kTiles <
     }
   });
   if (kFwd) {
-    const bool fp64 = uses_fp64_butterflies(c.q);
     typename Epilogue::Operands operands[kWordsPerThread];
 #pragma unroll
     for (uint32_t k = 0; k < kWordsPerThread; ++k) operands[k] = epilogue.fetch(b, limb, block_off + tid + k * kThreadsHere);
 #pragma unroll
     for (uint32_t k = 0; k < kWordsPerThread; ++k) {
       const uint32_t i = tid + k * kThreadsHere;
-      const uint64_t stored = sh[swz(i)];
-      const uint64_t word = fp64 ? fp64_to_word(value_from_bits<double>(stored), c.fp) : reduce_from_4q(stored, c.q);
-      dst[block_off + i] = epilogue(operands[k], b, limb, block_off + i, word);
+      dst[block_off + i] = epilogue(operands[k], b, limb, block_off + i, forward_result_word(sh[swz(i)], c));
     }
   }
 }

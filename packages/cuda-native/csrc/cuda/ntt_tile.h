@@ -108,6 +108,12 @@ FHELIUM_HD uint64_t value_word(V x, const LimbConsts& c) {
   }
 }
 
+// The word in [0, q) for a value a forward transform left in shared memory (as value_bits): the
+// double path reduces its signed lazy value, the integer path its value below 4q.
+FHELIUM_HD uint64_t forward_result_word(uint64_t stored, const LimbConsts& c) {
+  return uses_fp64_butterflies(c.q) ? fp64_to_word(fp64_from_bits(stored), c.fp) : reduce_from_4q(stored, c.q);
+}
+
 struct Twiddle {
   uint64_t w;
   uint64_t w_shoup;
@@ -141,6 +147,20 @@ struct ChunkTwiddles {
     return chunk_twiddle_offset(W, gb) + ((j - c.tw_origin) >> (gb + 1));
   }
 };
+// The table entry that a chunk block of W words at global index `origin` stages as its entry e
+// (0 <= e < chunk_twiddles(W, S)), given origin_entry = N + origin: e lies in bit gb's segment
+// [W - (W >> gb), W - (W >> (gb + 1))), so W - 1 - e is in [W >> (gb + 1), W >> gb) and
+// gb = log2(W) - 1 - floor(log2(W - 1 - e)).
+template <uint32_t W>
+FHELIUM_HD uint32_t chunk_twiddle_entry(uint32_t e, uint32_t origin_entry) {
+#if defined(__CUDA_ARCH__)
+  const uint32_t floor_log2 = 31 - __clz(static_cast<int>(W - 1 - e));
+#else
+  const uint32_t floor_log2 = log2_floor(W - 1 - e);
+#endif
+  const uint32_t gb = log2_floor(W) - 1 - floor_log2;
+  return (origin_entry >> (gb + 1)) + (e - chunk_twiddle_offset(W, gb));
+}
 
 // Shared copies cannot be read through the read-only global path (__ldg).
 template <typename Tw>
@@ -173,6 +193,40 @@ FHELIUM_CONSTEXPR_HD int slot_bits() {
   return E == 8 ? 3 : 2;
 }
 
+// The twiddle of table index `index` in the limb's value type: a (w, w_shoup) pair for the
+// integer path, double(w) for the double path.
+template <typename Tw, typename V>
+FHELIUM_HD auto load_stage_twiddle(const LimbConsts& c, uint32_t index) {
+  if constexpr (std::is_same_v<V, double>) {
+    return load_twiddle_fp64<Tw>(c.tw_fp64, index);
+  } else {
+    return load_twiddle<Tw>(c.tw, index);
+  }
+}
+
+// One butterfly on (a, b) with twiddle w: Cooley-Tukey for the forward, Gentleman-Sande for the
+// inverse, whose last stage (`last`, global bit log_n - 1) folds in N^{-1} from the limb's scalars.
+template <bool kFwd>
+FHELIUM_HD void butterfly(double& a, double& b, double w, bool last, const LimbConsts& c) {
+  if (kFwd) {
+    ct_butterfly_fp64(a, b, w, c.fp);
+  } else if (last) {
+    gs_butterfly_last_fp64(a, b, static_cast<double>(c.scal[0]), static_cast<double>(c.scal[2]), c.fp);
+  } else {
+    gs_butterfly_fp64(a, b, w, c.fp);
+  }
+}
+template <bool kFwd>
+FHELIUM_HD void butterfly(uint64_t& a, uint64_t& b, const Twiddle& w, bool last, const LimbConsts& c) {
+  if (kFwd) {
+    ct_butterfly_lazy(a, b, w.w, w.w_shoup, c.q);
+  } else if (last) {
+    gs_butterfly_last(a, b, c.scal[0], c.scal[1], c.scal[2], c.scal[3], c.q);
+  } else {
+    gs_butterfly_lazy(a, b, w.w, w.w_shoup, c.q);
+  }
+}
+
 // One radix-2 stage on the E registers: slot bit QB of window `lo`. The pair at global bit gb
 // containing global index j uses twiddle (N + j) >> (gb + 1) in both directions.
 template <bool kFwd, int QB, typename Tw = GlobalTwiddles, typename V, int E>
@@ -184,38 +238,13 @@ FHELIUM_HD void reg_stage(V (&x)[E], uint32_t lo, uint32_t t, const TileGeom& g,
   for (int h = 0; h < ((E / 2) >> QB); ++h) {
     const int v0 = h << (QB + 1);
     const uint32_t j = glob(g, slot_k<slot_bits<E>()>(t, static_cast<uint32_t>(v0), lo));
-    if constexpr (std::is_same_v<V, double>) {
-      const double w = load_twiddle_fp64<Tw>(c.tw_fp64, Tw::index(c, j, gb));
+    const auto w = load_stage_twiddle<Tw, V>(c, Tw::index(c, j, gb));
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-      for (int l = 0; l < (1 << QB); ++l) {
-        const int a = v0 | l;
-        const int b = a | (1 << QB);
-        if (kFwd) {
-          ct_butterfly_fp64(x[a], x[b], w, c.fp);
-        } else if (gb == c.log_n - 1) {
-          gs_butterfly_last_fp64(x[a], x[b], static_cast<double>(c.scal[0]), static_cast<double>(c.scal[2]), c.fp);
-        } else {
-          gs_butterfly_fp64(x[a], x[b], w, c.fp);
-        }
-      }
-    } else {
-      const Twiddle w = load_twiddle<Tw>(c.tw, Tw::index(c, j, gb));
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-      for (int l = 0; l < (1 << QB); ++l) {
-        const int a = v0 | l;
-        const int b = a | (1 << QB);
-        if (kFwd) {
-          ct_butterfly_lazy(x[a], x[b], w.w, w.w_shoup, c.q);
-        } else if (gb == c.log_n - 1) {
-          gs_butterfly_last(x[a], x[b], c.scal[0], c.scal[1], c.scal[2], c.scal[3], c.q);
-        } else {
-          gs_butterfly_lazy(x[a], x[b], w.w, w.w_shoup, c.q);
-        }
-      }
+    for (int l = 0; l < (1 << QB); ++l) {
+      const int a = v0 | l;
+      butterfly<kFwd>(x[a], x[a | (1 << QB)], w, gb == c.log_n - 1, c);
     }
   }
 }

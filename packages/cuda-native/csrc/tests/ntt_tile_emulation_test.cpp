@@ -89,16 +89,14 @@ void emulate_chunks(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
     const std::size_t block_off = static_cast<std::size_t>(bx) * kWords;
     LimbConsts cb = c;
     if (kStageTw) {
-      for (uint32_t gb = 0; gb < static_cast<uint32_t>(S); ++gb) {
-        const std::size_t first = (c.n + block_off) >> (gb + 1);
-        const uint32_t off = chunk_twiddle_offset(kWords, gb);
-        for (uint32_t i = 0; i < (kWords >> (gb + 1)); ++i) {
-          if constexpr (std::is_same_v<V, double>) {
-            staged[off + i] = c.tw_fp64[first + i];
-          } else {
-            staged[2 * (off + i)] = c.tw[2 * (first + i)];
-            staged[2 * (off + i) + 1] = c.tw[2 * (first + i) + 1];
-          }
+      // Entry by entry through chunk_twiddle_entry, as the kernel's staging copies them.
+      for (uint32_t e = 0; e < chunk_twiddles(kWords, S); ++e) {
+        const uint32_t entry = chunk_twiddle_entry<kWords>(e, c.n + static_cast<uint32_t>(block_off));
+        if constexpr (std::is_same_v<V, double>) {
+          staged[e] = c.tw_fp64[entry];
+        } else {
+          staged[2 * e] = c.tw[2 * entry];
+          staged[2 * e + 1] = c.tw[2 * entry + 1];
         }
       }
       cb.tw = staged.data();
@@ -131,10 +129,7 @@ void emulate_chunks(const uint64_t* src, uint64_t* dst, const LimbConsts& c) {
       }
     }
     if (kFwd) {
-      for (uint32_t i = 0; i < kWords; ++i) {
-        if constexpr (std::is_same_v<V, double>) dst[block_off + i] = fp64_to_word(value_from_bits<double>(sh[swz(i)]), c.fp);
-        else dst[block_off + i] = reduce_from_4q(sh[swz(i)], c.q);
-      }
+      for (uint32_t i = 0; i < kWords; ++i) dst[block_off + i] = forward_result_word(sh[swz(i)], c);
     }
   }
 }
