@@ -251,6 +251,38 @@ describeCuda('CUDA graphs', () => {
     s.dispose();
   });
 
+  it('counts the nodes of a capture: its kernels and its copies', () => {
+    const moduli = modulusTable(TEST_PRIMES, { device: 'cuda' });
+    const x = Tensor.fromArray(randomLimbs(TEST_PRIMES, 2, N, 11n), { shape: SHAPE, device: 'cuda' });
+    // Small enough for a copy-engine copy (large ones within a device run as a kernel).
+    const small = Tensor.fromArray(new Uint32Array([1, 2, 3]), { device: 'cuda' });
+    const smallCopy = Tensor.empty([3], { dtype: 'uint32', device: 'cuda' });
+    const s = new Stream();
+    s.waitStream(Stream.default());
+    const graph = new CudaGraph();
+    expect(() => graph.nodeCounts()).toThrow(/CudaGraph.nodeCounts: nothing is captured/);
+    // Four kernels (mulMod, addMod, subMod, negMod) and one copy.
+    const out = graph.capture(
+      () => {
+        smallCopy.copy_(small);
+        return chain(x, x, moduli);
+      },
+      { stream: s },
+    );
+    const counts = graph.nodeCounts();
+    expect(counts).toEqual({ nodes: 5, kernels: 4 });
+    expect(Object.isFrozen(counts)).toBe(true);
+    graph.reset();
+    expect(() => graph.nodeCounts()).toThrow(CudaGraphStateError);
+    out.dispose();
+    const out2 = graph.capture(() => chain(x, x, moduli), { stream: s });
+    expect(graph.nodeCounts()).toEqual({ nodes: 4, kernels: 4 });
+    graph.dispose();
+    expect(() => graph.nodeCounts()).toThrow(DisposedError);
+    for (const t of [moduli, x, small, smallCopy, out2]) t.dispose();
+    s.dispose();
+  });
+
   it('refuses misuse: default stream, capturing twice, replay before capture', () => {
     const src = Tensor.fromArray(new Uint32Array([1, 2, 3]), { device: 'cuda' });
     const dst = Tensor.empty([3], { dtype: 'uint32', device: 'cuda' });

@@ -15,6 +15,14 @@ export interface CaptureOptions {
   stream?: Stream;
 }
 
+/** The nodes of a captured graph ({@link CudaGraph.nodeCounts}). */
+export interface CudaGraphNodeCounts {
+  /** Every node: kernels, copies, memsets, event and host nodes. */
+  readonly nodes: number;
+  /** The kernel nodes among them. */
+  readonly kernels: number;
+}
+
 /**
  * A CUDA graph with its private memory pool.
  *
@@ -112,6 +120,21 @@ export class CudaGraph {
     const s = stream ?? Stream.current(this.#device!);
     if (!(s instanceof Stream)) throw new TensorArgumentError(`${where}: expected a Stream, got ${String(s)}`);
     native().graphReplay(handle, s._live(where));
+  }
+
+  /**
+   * What the captured graph holds, counted when the capture ended: every node, and the kernel
+   * nodes among them. The kernel count is what a replay saves launching one by one: eager work
+   * pays a launch's host time for each kernel, a replay pays one graph launch for all of them
+   * (see the CUDA Graph concept page of the docs).
+   * @throws {CudaGraphStateError} when nothing is captured (before capture, during it, after reset).
+   * @throws {DisposedError} after dispose().
+   */
+  nodeCounts(): CudaGraphNodeCounts {
+    const where = 'CudaGraph.nodeCounts';
+    const handle = this._live(where);
+    if (!this.#captured) throw new CudaGraphStateError(`${where}: nothing is captured; capture() first`);
+    return Object.freeze(native().graphNodeCounts(handle));
   }
 
   /** Drops the captured graph and releases its private pool; the graph can capture again. */

@@ -24,7 +24,7 @@ export {
   type NativeLoadAttempt,
 } from './errors.js';
 export { Event, type EventOptions } from './event.js';
-export { CudaGraph, isCapturing, type CaptureOptions } from './graph.js';
+export { CudaGraph, isCapturing, type CaptureOptions, type CudaGraphNodeCounts } from './graph.js';
 export {
   addMod,
   subMod,

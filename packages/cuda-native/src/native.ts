@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { NativeLoadError, nativeErrorFactory, type NativeLoadAttempt } from './errors.js';
+import type { CudaGraphNodeCounts } from './graph.js';
 
 declare const handleBrand: unique symbol;
 /** An opaque native object (a Node-API external). @internal */
@@ -101,6 +102,7 @@ export interface NativeBinding {
   graphCaptureAbort(graph: NativeHandle<'graph'>): void;
   graphReplay(graph: NativeHandle<'graph'>, stream: NativeHandle<'stream'>): void;
   graphReset(graph: NativeHandle<'graph'>): void;
+  graphNodeCounts(graph: NativeHandle<'graph'>): CudaGraphNodeCounts;
   graphDestroy(graph: NativeHandle<'graph'>): void;
   captureOpen(): boolean;
 

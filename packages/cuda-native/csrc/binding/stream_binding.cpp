@@ -318,6 +318,20 @@ napi_value graph_reset(Args& a) {
 }
 FHELIUM_BINDING("graphReset", graph_reset)
 
+napi_value graph_node_counts(Args& a) {
+#if FHELIUM_WITH_CUDA
+  const cuda::GraphNodeCounts counts = cuda::graph_node_counts(live_graph(a, 0));
+  napi_value o = object(a.env());
+  set(a.env(), o, "nodes", number(a.env(), static_cast<double>(counts.nodes)));
+  set(a.env(), o, "kernels", number(a.env(), static_cast<double>(counts.kernels)));
+  return o;
+#else
+  (void)a;
+  cuda_not_built();
+#endif
+}
+FHELIUM_BINDING("graphNodeCounts", graph_node_counts)
+
 // graphDestroy(graph): reset, then mark destroyed (idempotent). Throws Error(Graph) while capturing.
 napi_value graph_destroy(Args& a) {
 #if FHELIUM_WITH_CUDA

@@ -28,6 +28,27 @@ cudaError_t end_stream_capture(GraphHandle* g, cudaGraph_t* graph) {
   return err;
 }
 
+// Counts the nodes of a captured graph and, among them, the kernel nodes: what a replay launches
+// in one go and what eager work would launch one by one.
+cudaError_t count_nodes(cudaGraph_t graph, std::size_t& nodes, std::size_t& kernels) {
+  std::size_t n = 0;
+  cudaError_t err = cudaGraphGetNodes(graph, nullptr, &n);
+  if (err != cudaSuccess) return err;
+  std::vector<cudaGraphNode_t> list(n);
+  if (n > 0) err = cudaGraphGetNodes(graph, list.data(), &n);
+  if (err != cudaSuccess) return err;
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    cudaGraphNodeType type;
+    err = cudaGraphNodeGetType(list[i], &type);
+    if (err != cudaSuccess) return err;
+    if (type == cudaGraphNodeTypeKernel) ++k;
+  }
+  nodes = n;
+  kernels = k;
+  return cudaSuccess;
+}
+
 void discard(GraphHandle* g, cudaGraph_t graph) {
   if (graph != nullptr) cudaGraphDestroy(graph);
   cudaGetLastError();
@@ -116,6 +137,12 @@ void capture_end(GraphHandle* g) {
     discard(g, graph);
     throw_cuda_error(err, "cudaStreamEndCapture");
   }
+  std::size_t nodes = 0, kernels = 0;
+  const cudaError_t count_err = count_nodes(graph, nodes, kernels);
+  if (count_err != cudaSuccess) {
+    discard(g, graph);
+    throw_cuda_error(count_err, "cudaGraphGetNodes");
+  }
   cudaGraphExec_t exec = nullptr;
   const cudaError_t inst_err = cudaGraphInstantiate(&exec, graph, 0);
   cudaGraphDestroy(graph);
@@ -124,6 +151,8 @@ void capture_end(GraphHandle* g) {
     throw_cuda_error(inst_err, "cudaGraphInstantiate");
   }
   g->exec = exec;
+  g->nodes = nodes;
+  g->kernel_nodes = kernels;
   g->violation.clear();
 }
 
@@ -151,11 +180,19 @@ void graph_reset(GraphHandle* g) {
     set_device(g->device);
     FHELIUM_CUDA_CHECK(cudaGraphExecDestroy(g->exec));
     g->exec = nullptr;
+    g->nodes = 0;
+    g->kernel_nodes = 0;
   }
   if (g->pool != nullptr) {
     CachingAllocator::get(g->device).release_pool(g->pool);
     g->pool = nullptr;
   }
+}
+
+GraphNodeCounts graph_node_counts(const GraphHandle* g) {
+  FHELIUM_CHECK(!g->destroyed, Disposed, "the CudaGraph was disposed");
+  FHELIUM_CHECK(g->exec != nullptr, Graph, "no nodes to count: the CudaGraph has not captured anything (or was reset)");
+  return GraphNodeCounts{g->nodes, g->kernel_nodes};
 }
 
 }  // namespace fhelium::cuda

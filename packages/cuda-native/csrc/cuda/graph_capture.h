@@ -9,6 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -22,6 +23,9 @@ struct GraphHandle {
   uint32_t tag = kTag;
   int device = -1;
   cudaGraphExec_t exec = nullptr;
+  // What the instantiated capture holds (graph_node_counts); zero while nothing is captured.
+  std::size_t nodes = 0;
+  std::size_t kernel_nodes = 0;
   PrivatePool* pool = nullptr;
   cudaStream_t capture_stream = nullptr;
   unsigned long long capture_id = 0;
@@ -51,5 +55,13 @@ void capture_abort(GraphHandle* g);
 void graph_replay(GraphHandle* g, StreamHandle* stream);
 // Drops the executable graph and releases the private pool. Throws Error(Graph) during capture.
 void graph_reset(GraphHandle* g);
+
+struct GraphNodeCounts {
+  std::size_t nodes;    // every node: kernels, copies, memsets, event and host nodes
+  std::size_t kernels;  // kernel nodes alone
+};
+// The nodes of the captured graph, counted when the capture ended. Throws Error(Graph) when
+// nothing is captured (or during capture).
+GraphNodeCounts graph_node_counts(const GraphHandle* g);
 
 }  // namespace fhelium::cuda

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -228,6 +229,21 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** fn, unsi
   *fn = nullptr;
   if (std::strcmp(symbol, "cuMemcpyAsync") == 0) *fn = reinterpret_cast<void*>(&fake_cu_memcpy_async);
   if (status != nullptr) *status = *fn != nullptr ? cudaDriverEntryPointSuccess : cudaDriverEntryPointSymbolNotFound;
+  return cudaSuccess;
+}
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count) {
+  if (graph == nullptr || count == nullptr) return cudaErrorInvalidValue;
+  if (nodes != nullptr) {
+    const size_t n = std::min(*count, graph->work.size());
+    for (size_t i = 0; i < n; ++i) nodes[i] = reinterpret_cast<cudaGraphNode_t>(graph->work[i].get());
+  }
+  *count = graph->work.size();
+  return cudaSuccess;
+}
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType* type) {
+  if (node == nullptr || type == nullptr) return cudaErrorInvalidValue;
+  const auto* work = reinterpret_cast<const Work*>(node);
+  *type = work->fn == &run_copy ? cudaGraphNodeTypeMemcpy : cudaGraphNodeTypeKernel;
   return cudaSuccess;
 }
 cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t event, unsigned) {

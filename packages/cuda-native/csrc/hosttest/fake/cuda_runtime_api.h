@@ -31,6 +31,13 @@ struct CUgraph_st;
 typedef CUgraph_st* cudaGraph_t;
 struct CUgraphExec_st;
 typedef CUgraphExec_st* cudaGraphExec_t;
+// A node of a captured graph: one enqueued piece of work (see fake_cuda::enqueue).
+struct CUgraphNode_st;
+typedef CUgraphNode_st* cudaGraphNode_t;
+enum cudaGraphNodeType {
+  cudaGraphNodeTypeKernel = 0x00,
+  cudaGraphNodeTypeMemcpy = 0x01,
+};
 
 enum cudaStreamCaptureStatus {
   cudaStreamCaptureStatusNone = 0,
@@ -98,6 +105,9 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsig
 cudaError_t cudaGraphDestroy(cudaGraph_t graph);
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec);
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
+// Copies are memcpy nodes; every other piece of enqueued work counts as a kernel node.
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count);
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType* type);
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t stream);
 cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, size_t n,
                                 cudaStream_t stream);
