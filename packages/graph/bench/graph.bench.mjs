@@ -31,7 +31,11 @@
 //   ≥ 4× faster replayed) and n16-l23; ms per evaluation from CUDA events over a burst. The
 //   three calls (multiplyRelinearize, then rescale: eagerMs, replayMs, replayWithCopyMs, speedup)
 //   and the one-pass multiplyRelinearizeRescale (onePassEagerMs, onePassReplayMs, onePassSpeedup),
-//   which gives the same ciphertext with fewer kernels.
+//   which gives the same ciphertext with fewer kernels. kernels and onePassKernels count the
+//   kernel nodes of each captured graph (CudaGraph.nodeCounts), the kernels the eager calls launch
+//   one by one; eagerUsPerKernel and replayUsPerKernel (and their onePass twins) divide the times
+//   by them. Their ratio is the speedup: a replay gains what a launch costs the host beyond what
+//   its kernel costs the GPU.
 // - ckksMatrixVector: 256×256 matrixVector at n14-l7, eager vs replayed (goal: ≤ 2 ms replayed).
 // BENCH_SCALE (default 1) scales repetitions; BENCH_CKKS=0 skips the CKKS sections.
 import path from 'node:path';
@@ -246,15 +250,23 @@ function ckksMulRelinRescale(ckks, preset) {
   const replayWithCopyMs = eventMs(stream, calls, reps(5), () => program.replay([a, b]));
   const onePassEagerMs = eventMs(stream, calls, reps(5), () => onePass(a, b).data.dispose());
   const onePassReplayMs = eventMs(stream, calls, reps(5), () => onePassProgram.replayPrepared());
+  const { kernels } = program.cudaGraph.nodeCounts();
+  const onePassKernels = onePassProgram.cudaGraph.nodeCounts().kernels;
   const result = {
     preset,
     eagerMs,
     replayMs,
     replayWithCopyMs,
     speedup: eagerMs / replayMs,
+    kernels,
+    eagerUsPerKernel: (eagerMs * 1000) / kernels,
+    replayUsPerKernel: (replayMs * 1000) / kernels,
     onePassEagerMs,
     onePassReplayMs,
     onePassSpeedup: onePassEagerMs / onePassReplayMs,
+    onePassKernels,
+    onePassEagerUsPerKernel: (onePassEagerMs * 1000) / onePassKernels,
+    onePassReplayUsPerKernel: (onePassReplayMs * 1000) / onePassKernels,
     stats: program.stats,
   };
   program.close();
@@ -279,7 +291,8 @@ function ckksMatrixVector(ckks) {
   const calls = 5;
   const eagerMs = eventMs(stream, calls, reps(5), () => schedule(ct).data.dispose());
   const replayMs = eventMs(stream, calls, reps(5), () => program.replay([ct]));
-  const result = { preset: 'n14-l7', dimension: d, eagerMs, replayMs, speedup: eagerMs / replayMs, goalReplayMs: 2, stats: program.stats };
+  const { kernels } = program.cudaGraph.nodeCounts();
+  const result = { preset: 'n14-l7', dimension: d, eagerMs, replayMs, speedup: eagerMs / replayMs, kernels, goalReplayMs: 2, stats: program.stats };
   program.close();
   stream.dispose();
   diagonals.dispose();

@@ -6,6 +6,7 @@
  */
 import { expect } from 'vitest';
 
+import { CudaGraph, Stream } from '@fhelium/cuda-native';
 import { describeCuda, itCuda } from '@fhelium/cuda-native/testing';
 
 import { CkksEngine } from './CkksEngine.js';
@@ -91,6 +92,38 @@ describeCuda('CkksEngine: CPU and CUDA agree bit for bit', () => {
       return matrixVector(ct, { engine, diagonals, rotationKeys: keys.rotationKeys }).data.toArray();
     };
     expect(run('cuda')).toEqual(run('cpu'));
+  });
+
+  itCuda('n14-l7: the fused calls launch the kernels their docs promise fewer', () => {
+    const engine = CkksEngine.create({ preset: 'n14-l7', device: 'cuda', seed: 'kernel-counts' });
+    const keys = engine.generateKeys();
+    const rlk = keys.relinearizationKey;
+    const x = engine.encrypt(engine.encode(values(engine.slots, 1)), keys.publicKey);
+    const y = engine.encrypt(engine.encode(values(engine.slots, 2)), keys.publicKey);
+    const stream = new Stream('cuda');
+    stream.waitStream(Stream.current('cuda'));
+    // Kernel nodes of a graph of `fn`: the kernels that `fn` launches one by one when eager.
+    const kernels = (fn: () => { data: { dispose(): void } }[]) => {
+      const graph = new CudaGraph();
+      const outs = graph.capture(fn, { stream });
+      const count = graph.nodeCounts().kernels;
+      graph.dispose();
+      for (const o of outs) o.data.dispose();
+      return count;
+    };
+    const steps = (rescale: boolean) => () => {
+      const product = engine.multiply(x, y);
+      const relinearized = engine.relinearize(product, rlk);
+      if (!rescale) return [product, relinearized];
+      return [product, relinearized, engine.rescale(relinearized)];
+    };
+    const separate = kernels(steps(false));
+    const separateRescaled = kernels(steps(true));
+    expect(separate).toBeGreaterThan(0);
+    expect(kernels(() => [engine.multiplyRelinearize(x, y, rlk)])).toBe(separate - 1);
+    expect(kernels(() => [engine.multiplyRelinearizeRescale(x, y, rlk)])).toBe(separateRescaled - 5);
+    stream.dispose();
+    for (const c of [x, y]) c.data.dispose();
   });
 
   itCuda('refuses values of another device', () => {

@@ -82,7 +82,11 @@ describe('figuresOf', () => {
       label: 'replayed, one pass (multiplyRelinearizeRescale)',
       value: 0.35,
     });
-    expect(figures).toHaveLength(9 + 6 + 2 + 2);
+    expect(figures.find((f) => f.name === 'ckksMulRelinRescale.n14-l7.eagerUsPerKernel')).toMatchObject({ label: 'eager, per kernel (10 kernels)', value: 190, unit: 'µs', reference: null });
+    expect(figures.find((f) => f.name === 'ckksMulRelinRescale.n14-l7.onePassReplayUsPerKernel')).toMatchObject({ label: 'replayed, one pass, per kernel (7 kernels)', value: 50 });
+    // n16-l23's entry has no kernel counts: no per-kernel figures for it.
+    expect(figures.some((f) => f.name.startsWith('ckksMulRelinRescale.n16-l23.') && f.name.endsWith('PerKernel'))).toBe(false);
+    expect(figures).toHaveLength(9 + 6 + 2 + 2 + 4);
     // Without a GPU every section is null: no figures.
     expect(figuresOf('graph', { benchmark: '@fhelium/graph', cuda: false, replayHostOverhead: null, pipelinedOverlap: null, ckksMulRelinRescale: null, ckksMatrixVector: null })).toEqual([]);
   });

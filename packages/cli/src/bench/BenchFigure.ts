@@ -170,6 +170,24 @@ function graphFigures(result: Json): BenchFigure[] {
         ),
       );
     }
+    // Per kernel of the captured graph: what a launch costs eagerly against what it costs replayed.
+    for (const [key, kernelsKey, label] of [
+      ['eagerUsPerKernel', 'kernels', 'eager, per kernel'],
+      ['replayUsPerKernel', 'kernels', 'replayed, per kernel'],
+      ['onePassEagerUsPerKernel', 'onePassKernels', 'eager, one pass, per kernel'],
+      ['onePassReplayUsPerKernel', 'onePassKernels', 'replayed, one pass, per kernel'],
+    ] as const) {
+      const value = num(chain[key]);
+      const kernels = num(chain[kernelsKey]);
+      if (value === null || kernels === null) continue;
+      out.push(
+        figure(
+          { suite: 'graph', group: `CKKS multiply + relinearize + rescale, ${chain.preset}`, name: `ckksMulRelinRescale.${chain.preset}.${key}`, label: `${label} (${kernels} kernels)`, value, unit: 'µs', better: 'lower', deviceKind: 'cuda' },
+          null,
+          null,
+        ),
+      );
+    }
   }
   return out;
 }
