@@ -94,7 +94,7 @@ describeCuda('CkksEngine: CPU and CUDA agree bit for bit', () => {
     expect(run('cuda')).toEqual(run('cpu'));
   });
 
-  itCuda('n14-l7: the fused calls launch the kernels their docs promise fewer', () => {
+  itCuda('n14-l7: multiplyRelinearize launches one kernel fewer than its two calls, multiplyRelinearizeRescale five fewer than its three', () => {
     const engine = CkksEngine.create({ preset: 'n14-l7', device: 'cuda', seed: 'kernel-counts' });
     const keys = engine.generateKeys();
     const rlk = keys.relinearizationKey;
