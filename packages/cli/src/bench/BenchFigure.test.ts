@@ -86,7 +86,9 @@ describe('figuresOf', () => {
     expect(figures.find((f) => f.name === 'ckksMulRelinRescale.n14-l7.onePassReplayUsPerKernel')).toMatchObject({ label: 'replayed, one pass, per kernel (7 kernels)', value: 50 });
     // n16-l23's entry has no kernel counts: no per-kernel figures for it.
     expect(figures.some((f) => f.name.startsWith('ckksMulRelinRescale.n16-l23.') && f.name.endsWith('PerKernel'))).toBe(false);
-    expect(figures).toHaveLength(9 + 6 + 2 + 2 + 4);
+    expect(figures.find((f) => f.name === 'ckksMulRelinRescale.n14-l7.eagerHostUs')).toMatchObject({ label: 'eager, host time per call', value: 1850, unit: 'µs' });
+    expect(figures.find((f) => f.name === 'ckksMulRelinRescale.n14-l7.eagerGpuUs')).toMatchObject({ label: 'eager, GPU time per call', value: 620, unit: 'µs' });
+    expect(figures).toHaveLength(9 + 6 + 2 + 2 + 2 + 4);
     // Without a GPU every section is null: no figures.
     expect(figuresOf('graph', { benchmark: '@fhelium/graph', cuda: false, replayHostOverhead: null, pipelinedOverlap: null, ckksMulRelinRescale: null, ckksMatrixVector: null })).toEqual([]);
   });

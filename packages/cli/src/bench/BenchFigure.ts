@@ -170,6 +170,17 @@ function graphFigures(result: Json): BenchFigure[] {
         ),
       );
     }
+    // One eager call split into the host's time and the GPU's.
+    for (const [key, label] of [
+      ['eagerHostUs', 'eager, host time per call'],
+      ['eagerGpuUs', 'eager, GPU time per call'],
+      ['onePassEagerHostUs', 'eager, one pass, host time per call'],
+      ['onePassEagerGpuUs', 'eager, one pass, GPU time per call'],
+    ] as const) {
+      const value = num(chain[key]);
+      if (value === null) continue;
+      out.push(figure({ suite: 'graph', group: `CKKS multiply + relinearize + rescale, ${chain.preset}`, name: `ckksMulRelinRescale.${chain.preset}.${key}`, label, value, unit: 'µs', better: 'lower', deviceKind: 'cuda' }, null, null));
+    }
     // Per kernel of the captured graph: what a launch costs eagerly against what it costs replayed.
     for (const [key, kernelsKey, label] of [
       ['eagerUsPerKernel', 'kernels', 'eager, per kernel'],
