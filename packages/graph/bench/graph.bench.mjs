@@ -28,7 +28,8 @@
 //   ratio = ideal / measured, ideal = rounds × max(copy, replay) + min(copy, replay), all timed with
 //   CUDA events. Goal: ≥ 0.9.
 // - ckksMulRelinRescale: multiply + relinearize + rescale, eager vs graph replay, at n14-l7 (goal:
-//   ≥ 4× faster replayed) and n16-l23; ms per evaluation from CUDA events over a burst. The
+//   ≥ 4× faster replayed) and n16-l23; ms per evaluation from CUDA events over a burst, after
+//   BURST_WARMUP_MS of calls (so that V8 runs the eager calls' JavaScript optimized). The
 //   three calls (multiplyRelinearize, then rescale: eagerMs, replayMs, replayWithCopyMs, speedup)
 //   and the one-pass multiplyRelinearizeRescale (onePassEagerMs, onePassReplayMs, onePassSpeedup),
 //   which gives the same ciphertext with fewer kernels. kernels and onePassKernels count the
@@ -47,7 +48,7 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { CudaGraphProgram } = await import(path.join(here, '..', 'dist', 'index.js'));
 const { Tensor, Stream, Event, cuda, withStream, addMod, mulMod, modulusTable } = await import('@fhelium/cuda-native');
-const { BURST_CALLS, BURST_GPU_CALLS, benchEnvironment, benchProgress, benchScaling, burstFigures, eventSamplesMs, median, streamGate, writeReport } =
+const { BURST_CALLS, BURST_GPU_CALLS, BURST_WARMUP_MS, benchEnvironment, benchProgress, benchScaling, burstFigures, eventSamplesMs, median, streamGate, writeReport } =
   await import('@fhelium/cuda-native/bench');
 
 const { scale, reps } = benchScaling();
@@ -69,10 +70,20 @@ function randomLimbs(limbs, n, seed, options) {
   return Tensor.fromArray(words, { shape: [limbs, n], ...options });
 }
 
-/** Median CUDA-event milliseconds of `fn` over bursts of `calls` calls on `stream`. */
+/**
+ * Median CUDA-event milliseconds of `fn` over bursts of `calls` calls on `stream`, after a warm-up
+ * of BURST_WARMUP_MS of calls. With one warm-up call, an eager CKKS chain ran in code V8 had not
+ * optimized yet: at n14-l7 on the H200 it read 0.173 ms per call where its warm host time was
+ * 0.087 ms (reports/gpu/2026-12-06T0942-*), and the eager figure is the host's.
+ */
 function eventMs(stream, calls, repetitions, fn) {
-  withStream(stream, () => fn());
-  stream.synchronize();
+  const warmUntil = performance.now() + BURST_WARMUP_MS;
+  do {
+    withStream(stream, () => {
+      for (let i = 0; i < calls; i += 1) fn();
+    });
+    stream.synchronize();
+  } while (performance.now() < warmUntil);
   const samples = eventSamplesMs(stream, repetitions, () =>
     withStream(stream, () => {
       for (let i = 0; i < calls; i += 1) fn();
