@@ -4,7 +4,7 @@
 // where it matters, so that a call whose figure is really the GPU's (a full launch queue, a
 // stream wait) can be told from one whose figure is host work.
 //
-//   node tools/gpu/host-probe.mjs [engine|copy|replay|all] [PRESET]   (after a build, with CUDA; PRESET for engine, default n14-l7)
+//   node tools/gpu/host-probe.mjs [engine|keyswitch|copy|replay|all] [PRESET]   (after a build, with CUDA; PRESET for engine and keyswitch, default n14-l7)
 //   node tools/gpu/host-probe.mjs loop <add|multiplyPlain|copy1|copy16|replay> N   (for --cpu-prof)
 //
 // Burst 1 calls the piece once on an idle GPU (what a CUDA-event bench of one op sees); longer
@@ -25,6 +25,12 @@ if (!cuda.isAvailable()) {
 }
 const [mode = 'all', loopWhat = 'add', loopCount = '50000'] = process.argv.slice(2);
 const enginePreset = mode === 'loop' ? 'n14-l7' : (process.argv[3] ?? 'n14-l7');
+// Each key-switching op timed four ways: host time alone (bursts, drained between them); one call
+// between two events on an idle GPU (as the ckks bench times it); events around 20 calls with no
+// drain inside (as the graph bench's eager figure); GPU time of 20 calls queued behind a hold of
+// 100 copies of 64 MiB
+// (a gate), so the host is ahead. When the second or third exceeds both the host's and the GPU's
+// figure, something serializes them.
 const device = 'cuda:0';
 
 function median(xs) {
@@ -137,6 +143,68 @@ function tree(leaves, options) {
   return Object.fromEntries(Array.from({ length: leaves }, (_, i) => [`leaf${i}`, Tensor.fromArray(new Float32Array(256).fill(i), options)]));
 }
 
+function keyswitchProbe() {
+  console.log(`== key-switching ops, ${enginePreset} (µs per call)`);
+  const engine = CkksEngine.create({ preset: enginePreset, device, seed: 'host-probe' });
+  const keys = engine.generateKeys({ rotations: [1] });
+  const x = Float64Array.from({ length: engine.slots }, (_, i) => Math.sin(i) / 2);
+  const a = engine.encrypt(engine.encode(x), keys.publicKey);
+  const b = engine.encrypt(engine.encode(x), keys.publicKey);
+  const rlk = keys.relinearizationKey;
+  const stream = Stream.current(device);
+  const gate = Tensor.empty([64 << 17], { dtype: 'uint64', device });
+  const gateSource = Tensor.empty([64 << 17], { dtype: 'uint64', device });
+  const ops = [
+    ['multiplyRelinearize', () => engine.multiplyRelinearize(a, b, rlk)],
+    ['multiplyRelinearizeRescale', () => engine.multiplyRelinearizeRescale(a, b, rlk)],
+    ['rotate', () => engine.rotate(a, 1, keys.rotationKeys)],
+    ['rescale', () => engine.rescale(a)],
+    ['multiplyRelinearize + rescale', () => {
+      const p = engine.multiplyRelinearize(a, b, rlk);
+      const r = engine.rescale(p);
+      p.dispose();
+      return r;
+    }],
+  ];
+  const e0 = new Event();
+  const e1 = new Event();
+  for (const [name, op] of ops) {
+    const c = collecting(op);
+    const figures = { host1: host(c.call, 1, 300, c.settle), host16: host(c.call, 16, 100, c.settle) };
+    const idle = [];
+    const burst = [];
+    const gated = [];
+    for (let i = 0; i < 60; i += 1) {
+      e0.record(stream);
+      const r = op();
+      e1.record(stream);
+      e1.synchronize();
+      idle.push(e0.elapsedMs(e1) * 1000);
+      r.dispose();
+      const held = [];
+      e0.record(stream);
+      for (let j = 0; j < 20; j += 1) held.push(op());
+      e1.record(stream);
+      e1.synchronize();
+      burst.push((e0.elapsedMs(e1) * 1000) / 20);
+      for (const v of held.splice(0)) v.dispose();
+      for (let k = 0; k < 100; k += 1) gate.copy_(gateSource);
+      e0.record(stream);
+      for (let j = 0; j < 20; j += 1) held.push(op());
+      const ahead = !e0.query();
+      e1.record(stream);
+      e1.synchronize();
+      if (ahead) gated.push((e0.elapsedMs(e1) * 1000) / 20);
+      for (const v of held.splice(0)) v.dispose();
+    }
+    figures.idleEvents = median(idle.slice(10));
+    figures.burst20Events = median(burst.slice(10));
+    figures.gatedGpu = gated.length > 10 ? median(gated.slice(5)) : `n/a (${gated.length} samples ahead)`;
+    line(name, figures);
+  }
+  for (const t of [gate, gateSource, a, b]) t.dispose();
+}
+
 function copyProbe() {
   console.log('== ReusableValueBuffer.copyFrom, 1 KiB leaves, CUDA target from pinned (host µs per call)');
   const stream = new Stream(device);
@@ -237,6 +305,7 @@ if (mode === 'loop') {
   console.log(`loop ${loopWhat}: ${(Number(process.hrtime.bigint() - t0) / 1000 / n).toFixed(2)} µs per call incl. syncs`);
 } else {
   if (mode === 'engine' || mode === 'all') engineProbe();
+  if (mode === 'keyswitch' || mode === 'all') keyswitchProbe();
   if (mode === 'copy' || mode === 'all') copyProbe();
   if (mode === 'replay' || mode === 'all') replayProbe();
 }
