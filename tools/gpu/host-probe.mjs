@@ -28,9 +28,8 @@ const enginePreset = mode === 'loop' ? 'n14-l7' : (process.argv[3] ?? 'n14-l7');
 // Each key-switching op timed four ways: host time alone (bursts, drained between them); one call
 // between two events on an idle GPU (as the ckks bench times it); events around 20 calls with no
 // drain inside (as the graph bench's eager figure); GPU time of 20 calls queued behind a hold of
-// 100 copies of 64 MiB
-// (a gate), so the host is ahead. When the second or third exceeds both the host's and the GPU's
-// figure, something serializes them.
+// 100 copies of 64 MiB (a gate), so the host is ahead. When the third exceeds both the host's and
+// the GPU's figure, something serializes them (reports/gpu/2026-12-06T1009-*).
 const device = 'cuda:0';
 
 function median(xs) {
