@@ -239,6 +239,31 @@ function values(n, seed) {
   return Float64Array.from({ length: n }, (_, i) => Math.sin(seed * 7919 + i * 0.37));
 }
 
+/** Calls per burst of a CKKS chain's event timing. */
+const CHAIN_CALLS = 20;
+
+/**
+ * The figures of one CKKS chain (see the header): `call` runs it eagerly, `program` is its capture.
+ * eagerMs and replayMs from events over bursts; the eager call's host and GPU time apart; the
+ * kernels of the capture and both times per kernel.
+ */
+function chainFigures(stream, gate, call, program) {
+  const eagerMs = eventMs(stream, CHAIN_CALLS, reps(5), call);
+  const replayMs = eventMs(stream, CHAIN_CALLS, reps(5), () => program.replayPrepared());
+  const eager = callFigures(stream, call, gate);
+  const { kernels } = program.cudaGraph.nodeCounts();
+  return {
+    eagerMs,
+    replayMs,
+    eagerHostUs: eager.hostUs,
+    eagerGpuUs: eager.gpuUs,
+    eagerGpuIsolated: eager.isolated,
+    kernels,
+    eagerUsPerKernel: (eagerMs * 1000) / kernels,
+    replayUsPerKernel: (replayMs * 1000) / kernels,
+  };
+}
+
 function ckksMulRelinRescale(ckks, preset) {
   progress(`CKKS multiply + relinearize + rescale at ${preset}`);
   const engine = ckks.CkksEngine.create({ preset, device: 'cuda', seed: 'graph-bench' });
@@ -258,39 +283,18 @@ function ckksMulRelinRescale(ckks, preset) {
   const program = CudaGraphProgram.capture(chain, { exampleInputs: [a, b] });
   const onePassProgram = CudaGraphProgram.capture(onePass, { exampleInputs: [a, b] });
   const stream = new Stream('cuda');
-  const calls = 20;
-  const eagerMs = eventMs(stream, calls, reps(5), () => chain(a, b).data.dispose());
-  const replayMs = eventMs(stream, calls, reps(5), () => program.replayPrepared());
-  const replayWithCopyMs = eventMs(stream, calls, reps(5), () => program.replay([a, b]));
-  const onePassEagerMs = eventMs(stream, calls, reps(5), () => onePass(a, b).data.dispose());
-  const onePassReplayMs = eventMs(stream, calls, reps(5), () => onePassProgram.replayPrepared());
   const gate = streamGate(GATE_BYTES);
-  const eager = callFigures(stream, () => chain(a, b).data.dispose(), gate);
-  const onePassEager = callFigures(stream, () => onePass(a, b).data.dispose(), gate);
+  const three = chainFigures(stream, gate, () => chain(a, b).data.dispose(), program);
+  const replayWithCopyMs = eventMs(stream, CHAIN_CALLS, reps(5), () => program.replay([a, b]));
+  const one = chainFigures(stream, gate, () => onePass(a, b).data.dispose(), onePassProgram);
   gate.dispose();
-  const { kernels } = program.cudaGraph.nodeCounts();
-  const onePassKernels = onePassProgram.cudaGraph.nodeCounts().kernels;
   const result = {
     preset,
-    eagerMs,
-    replayMs,
+    ...three,
     replayWithCopyMs,
-    speedup: eagerMs / replayMs,
-    eagerHostUs: eager.hostUs,
-    eagerGpuUs: eager.gpuUs,
-    eagerGpuIsolated: eager.isolated,
-    kernels,
-    eagerUsPerKernel: (eagerMs * 1000) / kernels,
-    replayUsPerKernel: (replayMs * 1000) / kernels,
-    onePassEagerMs,
-    onePassReplayMs,
-    onePassSpeedup: onePassEagerMs / onePassReplayMs,
-    onePassEagerHostUs: onePassEager.hostUs,
-    onePassEagerGpuUs: onePassEager.gpuUs,
-    onePassEagerGpuIsolated: onePassEager.isolated,
-    onePassKernels,
-    onePassEagerUsPerKernel: (onePassEagerMs * 1000) / onePassKernels,
-    onePassReplayUsPerKernel: (onePassReplayMs * 1000) / onePassKernels,
+    speedup: three.eagerMs / three.replayMs,
+    ...Object.fromEntries(Object.entries(one).map(([key, value]) => [`onePass${key[0].toUpperCase()}${key.slice(1)}`, value])),
+    onePassSpeedup: one.eagerMs / one.replayMs,
     stats: program.stats,
   };
   program.close();
