@@ -70,6 +70,26 @@ function gpu(stream, fn, burst, samples = 50) {
   return median(out);
 }
 
+let probeEvents = null;
+
+/**
+ * `calls` calls of `op` between two events on `stream`, waited for: µs per call, and whether the
+ * GPU had not reached the first event yet when the last call was enqueued (the host was ahead).
+ * The calls' results are disposed after the second event.
+ */
+function eventsUs(stream, calls, op) {
+  probeEvents ??= [new Event(), new Event()];
+  const [start, end] = probeEvents;
+  const held = [];
+  start.record(stream);
+  for (let j = 0; j < calls; j += 1) held.push(op());
+  const ahead = !start.query();
+  end.record(stream);
+  end.synchronize();
+  for (const v of held) v.dispose();
+  return { us: (start.elapsedMs(end) * 1000) / calls, ahead };
+}
+
 function line(name, figures) {
   console.log(`${name.padEnd(46)} ${Object.entries(figures).map(([k, v]) => `${k} ${typeof v === 'number' ? v.toFixed(2) : v}`).join('   ')}`);
 }
@@ -121,18 +141,8 @@ function engineProbe() {
   line('GPU: addMod kernel', { us: gpu(stream, () => addMod(a.data, b.data, moduli, { out }), 50) });
   line('GPU: mulMod plain kernel', { us: gpu(stream, () => mulMod(a.data, pt._component(0), moduli, { out }), 50) });
   // The ckks bench's measure: one op between two events on an idle GPU.
-  const e0 = new Event();
-  const e1 = new Event();
   for (const [name, op] of [['add', () => engine.add(a, b)], ['multiplyPlain', () => engine.multiplyPlain(a, pt)]]) {
-    const s = [];
-    for (let i = 0; i < 300; i += 1) {
-      e0.record(stream);
-      const r = op();
-      e1.record(stream);
-      e1.synchronize();
-      s.push(e0.elapsedMs(e1) * 1000);
-      r.dispose();
-    }
+    const s = Array.from({ length: 300 }, () => eventsUs(stream, 1, op).us);
     line(`bench-style events: ${name}`, { us: median(s.slice(20)) });
   }
   out.dispose();
@@ -165,8 +175,6 @@ function keyswitchProbe() {
       return r;
     }],
   ];
-  const e0 = new Event();
-  const e1 = new Event();
   for (const [name, op] of ops) {
     const c = collecting(op);
     const figures = { host1: host(c.call, 1, 300, c.settle), host16: host(c.call, 16, 100, c.settle) };
@@ -174,27 +182,11 @@ function keyswitchProbe() {
     const burst = [];
     const gated = [];
     for (let i = 0; i < 60; i += 1) {
-      e0.record(stream);
-      const r = op();
-      e1.record(stream);
-      e1.synchronize();
-      idle.push(e0.elapsedMs(e1) * 1000);
-      r.dispose();
-      const held = [];
-      e0.record(stream);
-      for (let j = 0; j < 20; j += 1) held.push(op());
-      e1.record(stream);
-      e1.synchronize();
-      burst.push((e0.elapsedMs(e1) * 1000) / 20);
-      for (const v of held.splice(0)) v.dispose();
+      idle.push(eventsUs(stream, 1, op).us);
+      burst.push(eventsUs(stream, 20, op).us);
       for (let k = 0; k < 100; k += 1) gate.copy_(gateSource);
-      e0.record(stream);
-      for (let j = 0; j < 20; j += 1) held.push(op());
-      const ahead = !e0.query();
-      e1.record(stream);
-      e1.synchronize();
-      if (ahead) gated.push((e0.elapsedMs(e1) * 1000) / 20);
-      for (const v of held.splice(0)) v.dispose();
+      const held = eventsUs(stream, 20, op);
+      if (held.ahead) gated.push(held.us);
     }
     figures.idleEvents = median(idle.slice(10));
     figures.burst20Events = median(burst.slice(10));

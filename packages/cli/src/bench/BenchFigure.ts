@@ -170,34 +170,23 @@ function graphFigures(result: Json): BenchFigure[] {
         ),
       );
     }
-    // One eager call split into the host's time and the GPU's.
+    // One eager call split into the host's time and the GPU's, and both times per kernel of the
+    // captured graph (what a launch costs eagerly against what it costs replayed); µs, no reference.
+    const kernels = num(chain.kernels);
+    const onePassKernels = num(chain.onePassKernels);
     for (const [key, label] of [
       ['eagerHostUs', 'eager, host time per call'],
       ['eagerGpuUs', 'eager, GPU time per call'],
       ['onePassEagerHostUs', 'eager, one pass, host time per call'],
       ['onePassEagerGpuUs', 'eager, one pass, GPU time per call'],
+      ['eagerUsPerKernel', `eager, per kernel (${kernels} kernels)`],
+      ['replayUsPerKernel', `replayed, per kernel (${kernels} kernels)`],
+      ['onePassEagerUsPerKernel', `eager, one pass, per kernel (${onePassKernels} kernels)`],
+      ['onePassReplayUsPerKernel', `replayed, one pass, per kernel (${onePassKernels} kernels)`],
     ] as const) {
       const value = num(chain[key]);
       if (value === null) continue;
       out.push(figure({ suite: 'graph', group: `CKKS multiply + relinearize + rescale, ${chain.preset}`, name: `ckksMulRelinRescale.${chain.preset}.${key}`, label, value, unit: 'µs', better: 'lower', deviceKind: 'cuda' }, null, null));
-    }
-    // Per kernel of the captured graph: what a launch costs eagerly against what it costs replayed.
-    for (const [key, kernelsKey, label] of [
-      ['eagerUsPerKernel', 'kernels', 'eager, per kernel'],
-      ['replayUsPerKernel', 'kernels', 'replayed, per kernel'],
-      ['onePassEagerUsPerKernel', 'onePassKernels', 'eager, one pass, per kernel'],
-      ['onePassReplayUsPerKernel', 'onePassKernels', 'replayed, one pass, per kernel'],
-    ] as const) {
-      const value = num(chain[key]);
-      const kernels = num(chain[kernelsKey]);
-      if (value === null || kernels === null) continue;
-      out.push(
-        figure(
-          { suite: 'graph', group: `CKKS multiply + relinearize + rescale, ${chain.preset}`, name: `ckksMulRelinRescale.${chain.preset}.${key}`, label: `${label} (${kernels} kernels)`, value, unit: 'µs', better: 'lower', deviceKind: 'cuda' },
-          null,
-          null,
-        ),
-      );
     }
   }
   return out;
