@@ -26,6 +26,7 @@
 #include "common/modarith.h"
 #include "common/ntt_butterfly.h"
 #include "common/ntt_butterfly_fp64.h"
+#include "probe_check.h"
 
 using namespace fhelium;
 
@@ -33,15 +34,6 @@ namespace {
 
 constexpr int kSlots = 16;      // words per thread, in registers
 constexpr int kTwiddles = 256;  // distinct twiddles in shared memory
-
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    cudaError_t e = (call);                                                           \
-    if (e != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
 
 struct Params {
   const uint64_t* in;

@@ -29,6 +29,7 @@
 
 #include "common/ntt_butterfly_fp64.h"
 #include "cuda/ntt_tile.h"
+#include "probe_check.h"
 
 using namespace fhelium;
 using namespace fhelium::ntt_tile;
@@ -40,15 +41,6 @@ constexpr uint32_t kLogN = 14;
 constexpr uint32_t kN = 1u << kLogN;
 constexpr int kColS = 6;    // column stages (the library's split at 2^14)
 constexpr int kChunkS = 8;  // chunk stages
-
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    cudaError_t e = (call);                                                           \
-    if (e != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
 
 __device__ __forceinline__ void wait_for_producers() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
 
