@@ -29,15 +29,19 @@ function capture(options: { warmup?: number } = {}): { program: CudaGraphProgram
   return { program, examples };
 }
 
+/** Pinned 64 MiB host-to-device copies that `holdBusy` enqueues: about 1.2 ms each at 55 GB/s. */
+const HOLD_COPIES = 8;
+
 /**
- * Keeps `stream` busy for about a millisecond (a 64 MiB pinned host-to-device copy), so that work
- * enqueued behind it, or waiting for it, is certainly still pending when the next host statement
- * runs. Returns what to dispose once the stream is synchronized.
+ * Keeps `stream` busy for about 10 ms (eight 64 MiB pinned host-to-device copies), so that work
+ * enqueued behind it, or waiting for it, is still pending when the test's next host statements
+ * have run. One copy (1.2 ms) was not enough on a slow host: T1029 saw the held work complete
+ * before a `copyInputsFrom` returned. Returns what to dispose once the stream is synchronized.
  */
 function holdBusy(stream: Stream): () => void {
   const source = Tensor.empty([64 << 20], { dtype: 'uint8', pinMemory: true });
   const target = Tensor.empty([64 << 20], { dtype: 'uint8', device: DEV });
-  target.copy_(source, { stream, nonBlocking: true });
+  for (let i = 0; i < HOLD_COPIES; i += 1) target.copy_(source, { stream, nonBlocking: true });
   return () => disposeAll(source, target);
 }
 
@@ -187,7 +191,7 @@ describeCuda('CudaGraphProgram on CUDA', () => {
     const staged = randomLimbs(1300n, { device: DEV });
     cuda.synchronize();
     // A replay is outstanding on the current stream, and the producer writes the final input
-    // only behind a millisecond of other work.
+    // only behind about 10 ms of other work.
     program.replay(examples);
     const release = holdBusy(producer);
     const produced = new Event();
