@@ -4,7 +4,7 @@
 // where it matters, so that a call whose figure is really the GPU's (a full launch queue, a
 // stream wait) can be told from one whose figure is host work.
 //
-//   node tools/gpu/host-probe.mjs [engine|keyswitch|copy|replay|all] [PRESET]   (after a build, with CUDA; PRESET for engine and keyswitch, default n14-l7)
+//   node tools/gpu/host-probe.mjs [engine|keyswitch|idle|copy|replay|all] [PRESET]   (after a build, with CUDA; PRESET for engine, keyswitch and idle, default n14-l7)
 //   node tools/gpu/host-probe.mjs loop <add|multiplyPlain|copy1|copy16|replay> N   (for --cpu-prof)
 //
 // Burst 1 calls the piece once on an idle GPU (what a CUDA-event bench of one op sees); longer
@@ -196,6 +196,66 @@ function keyswitchProbe() {
   for (const t of [gate, gateSource, a, b]) t.dispose();
 }
 
+/** Spins the host for `ms` milliseconds while the GPU has nothing queued. */
+function spin(ms) {
+  const until = process.hrtime.bigint() + BigInt(Math.round(ms * 1e6));
+  while (process.hrtime.bigint() < until);
+}
+
+// One call after the GPU has been idle for a gap of 0.05-20 ms, timed three ways: host µs to
+// enqueue it, events around it with the GPU idle (as the ckks bench), and events around it queued
+// behind a gate of device copies (its GPU time, the host out of the way). An excess that grows
+// with the gap in the gated column is the GPU's own (clocks); one that grows only in the open
+// column is the host's or the launch path's.
+function idleProbe() {
+  console.log(`== one call after an idle gap, ${enginePreset} (µs per call, median of 40)`);
+  const engine = CkksEngine.create({ preset: enginePreset, device, seed: 'host-probe' });
+  const keys = engine.generateKeys({ rotations: [1] });
+  const x = Float64Array.from({ length: engine.slots }, (_, i) => Math.sin(i) / 2);
+  const a = engine.encrypt(engine.encode(x), keys.publicKey);
+  const b = engine.encrypt(engine.encode(x), keys.publicKey);
+  const stream = Stream.current(device);
+  const gate = Tensor.empty([1 << 22], { dtype: 'uint64', device });
+  const gateSource = Tensor.empty([1 << 22], { dtype: 'uint64', device });
+  const ops = [
+    ['rescale', () => engine.rescale(a)],
+    ['multiplyRelinearizeRescale', () => engine.multiplyRelinearizeRescale(a, b, keys.relinearizationKey)],
+  ];
+  for (const [name, op] of ops) {
+    const c = collecting(op);
+    host(c.call, 1, 50, c.settle);
+    for (const gap of [0, 0.05, 0.2, 1, 5, 20]) {
+      const enqueue = [];
+      const open = [];
+      const gated = [];
+      let behind = 0;
+      for (let i = 0; i < 44; i += 1) {
+        spin(gap);
+        const t0 = process.hrtime.bigint();
+        const r = eventsUs(stream, 1, () => {
+          const v = op();
+          enqueue.push(Number(process.hrtime.bigint() - t0) / 1000);
+          return v;
+        });
+        open.push(r.us);
+        spin(gap);
+        for (let k = 0; k < 20; k += 1) gate.copy_(gateSource);
+        const held = eventsUs(stream, 1, op);
+        if (held.ahead) gated.push(held.us);
+        else behind += 1;
+      }
+      line(`${name}, gap ${gap} ms`, {
+        enqueueHost: median(enqueue.slice(4)),
+        openEvents: median(open.slice(4)),
+        gatedGpu: gated.length > 10 ? median(gated.slice(4)) : `n/a (${gated.length} ahead)`,
+        ...(behind > 0 ? { notAhead: behind } : {}),
+        endedAt: new Date().toISOString().slice(11, 23),
+      });
+    }
+  }
+  for (const t of [gate, gateSource, a, b]) t.dispose();
+}
+
 function copyProbe() {
   console.log('== ReusableValueBuffer.copyFrom, 1 KiB leaves, CUDA target from pinned (host µs per call)');
   const stream = new Stream(device);
@@ -297,6 +357,7 @@ if (mode === 'loop') {
 } else {
   if (mode === 'engine' || mode === 'all') engineProbe();
   if (mode === 'keyswitch' || mode === 'all') keyswitchProbe();
+  if (mode === 'idle' || mode === 'all') idleProbe();
   if (mode === 'copy' || mode === 'all') copyProbe();
   if (mode === 'replay' || mode === 'all') replayProbe();
 }
