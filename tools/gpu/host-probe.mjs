@@ -196,17 +196,28 @@ function keyswitchProbe() {
   for (const t of [gate, gateSource, a, b]) t.dispose();
 }
 
-/** Spins the host for `ms` milliseconds while the GPU has nothing queued. */
-function spin(ms) {
-  const until = process.hrtime.bigint() + BigInt(Math.round(ms * 1e6));
-  while (process.hrtime.bigint() < until);
-}
+// How the host spends an idle gap while the GPU has nothing queued: spinning on a clock that
+// allocates nothing, sleeping in the kernel (Atomics.wait), or spinning on process.hrtime.bigint(),
+// which allocates a BigInt a read.
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const gapStyles = {
+  spin(ms) {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  },
+  sleep(ms) {
+    if (ms > 0) Atomics.wait(sleeper, 0, 0, ms);
+  },
+  bigint(ms) {
+    const until = process.hrtime.bigint() + BigInt(Math.round(ms * 1e6));
+    while (process.hrtime.bigint() < until);
+  },
+};
 
-// One call after the GPU has been idle for a gap of 0.05-20 ms, timed three ways: host µs to
-// enqueue it, events around it with the GPU idle (as the ckks bench), and events around it queued
-// behind a gate of device copies (its GPU time, the host out of the way). An excess that grows
-// with the gap in the gated column is the GPU's own (clocks); one that grows only in the open
-// column is the host's or the launch path's.
+// One call after an idle gap of 0-20 ms. Columns: the host µs to enqueue it after each gap style,
+// and (for the engine's ops) its GPU time queued behind a gate of device copies after a sleep. A
+// figure that grows with the gap in the host columns while the gated one stays is the host's; the
+// pieces without kernels (N-API calls) or with one kernel tell the CPU's part from the driver's.
 function idleProbe() {
   console.log(`== one call after an idle gap, ${enginePreset} (µs per call, median of 40)`);
   const engine = CkksEngine.create({ preset: enginePreset, device, seed: 'host-probe' });
@@ -214,46 +225,48 @@ function idleProbe() {
   const x = Float64Array.from({ length: engine.slots }, (_, i) => Math.sin(i) / 2);
   const a = engine.encrypt(engine.encode(x), keys.publicKey);
   const b = engine.encrypt(engine.encode(x), keys.publicKey);
+  const moduli = engine._tables.levels[a.level].moduliQ;
+  const out = Tensor.empty(a.data.shape, { dtype: 'uint64', device });
   const stream = Stream.current(device);
   const gate = Tensor.empty([1 << 22], { dtype: 'uint64', device });
   const gateSource = Tensor.empty([1 << 22], { dtype: 'uint64', device });
-  const ops = [
-    ['rescale', () => engine.rescale(a)],
-    ['multiplyRelinearizeRescale', () => engine.multiplyRelinearizeRescale(a, b, keys.relinearizationKey)],
+  const pieces = [
+    ['20 × nativeNoop (no CUDA)', () => { for (let i = 0; i < 20; i += 1) nativeNoop(); }, false],
+    ['addMod into out (one kernel)', () => { addMod(a.data, b.data, moduli, { out }); }, false],
+    ['rescale', () => engine.rescale(a), true],
+    ['multiplyRelinearizeRescale', () => engine.multiplyRelinearizeRescale(a, b, keys.relinearizationKey), true],
   ];
-  for (const [name, op] of ops) {
+  for (const [name, op, gated] of pieces) {
     const c = collecting(op);
     host(c.call, 1, 50, c.settle);
-    for (const gap of [0, 0.05, 0.2, 1, 5, 20]) {
-      const enqueue = [];
-      const open = [];
-      const gated = [];
-      let behind = 0;
-      for (let i = 0; i < 44; i += 1) {
-        spin(gap);
-        const t0 = process.hrtime.bigint();
-        const r = eventsUs(stream, 1, () => {
+    for (const gap of [0, 0.2, 1, 5, 20]) {
+      const figures = {};
+      for (const [style, wait] of Object.entries(gapStyles)) {
+        const enqueue = [];
+        for (let i = 0; i < 44; i += 1) {
+          wait(gap);
+          const t0 = process.hrtime.bigint();
           const v = op();
           enqueue.push(Number(process.hrtime.bigint() - t0) / 1000);
-          return v;
-        });
-        open.push(r.us);
-        spin(gap);
-        for (let k = 0; k < 20; k += 1) gate.copy_(gateSource);
-        const held = eventsUs(stream, 1, op);
-        if (held.ahead) gated.push(held.us);
-        else behind += 1;
+          cuda.synchronize();
+          v?.dispose?.();
+        }
+        figures[style] = median(enqueue.slice(4));
       }
-      line(`${name}, gap ${gap} ms`, {
-        enqueueHost: median(enqueue.slice(4)),
-        openEvents: median(open.slice(4)),
-        gatedGpu: gated.length > 10 ? median(gated.slice(4)) : `n/a (${gated.length} ahead)`,
-        ...(behind > 0 ? { notAhead: behind } : {}),
-        endedAt: new Date().toISOString().slice(11, 23),
-      });
+      if (gated) {
+        const gpuUs = [];
+        for (let i = 0; i < 44; i += 1) {
+          gapStyles.sleep(gap);
+          for (let k = 0; k < 40; k += 1) gate.copy_(gateSource);
+          const held = eventsUs(stream, 1, op);
+          if (held.ahead) gpuUs.push(held.us);
+        }
+        figures.gatedGpu = gpuUs.length > 10 ? median(gpuUs.slice(4)) : `n/a (${gpuUs.length} ahead)`;
+      }
+      line(`${name}, gap ${gap} ms`, figures);
     }
   }
-  for (const t of [gate, gateSource, a, b]) t.dispose();
+  for (const t of [gate, gateSource, out, a, b]) t.dispose();
 }
 
 function copyProbe() {
