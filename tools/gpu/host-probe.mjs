@@ -196,9 +196,8 @@ function keyswitchProbe() {
   for (const t of [gate, gateSource, a, b]) t.dispose();
 }
 
-// How the host spends an idle gap while the GPU has nothing queued: spinning on a clock that
-// allocates nothing, sleeping in the kernel (Atomics.wait), or spinning on process.hrtime.bigint(),
-// which allocates a BigInt a read.
+// How the host waits out an idle gap while the GPU has nothing queued: spinning on a clock that
+// allocates nothing, or sleeping in the kernel (Atomics.wait), as a server between requests.
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const gapStyles = {
   spin(ms) {
@@ -208,20 +207,18 @@ const gapStyles = {
   sleep(ms) {
     if (ms > 0) Atomics.wait(sleeper, 0, 0, ms);
   },
-  bigint(ms) {
-    const until = process.hrtime.bigint() + BigInt(Math.round(ms * 1e6));
-    while (process.hrtime.bigint() < until);
-  },
 };
 
-// One call after an idle gap of 0-20 ms. Columns: the host µs to enqueue it after each gap style,
-// and (for the engine's ops) its GPU time queued behind a gate of device copies after a sleep. A
-// figure that grows with the gap in the host columns while the gated one stays is the host's; the
-// pieces without kernels (N-API calls) or with one kernel tell the CPU's part from the driver's.
+// One call after an idle gap of 0-100 ms (reports/gpu/2026-12-06T1055-idle-gap-probe). Columns, per
+// way of waiting: the host µs to enqueue the call, and its latency (from the call to the end of a
+// synchronize that follows it); for the engine's ops, also the GPU time of one call queued behind
+// a gate of device copies after a sleep. Pieces: one kernel launch, the n14-l7 chain eager and
+// replayed (a captured program, its inputs copied in by replay()), and the one-pass call.
 function idleProbe() {
   console.log(`== one call after an idle gap, ${enginePreset} (µs per call, median of 40)`);
   const engine = CkksEngine.create({ preset: enginePreset, device, seed: 'host-probe' });
   const keys = engine.generateKeys({ rotations: [1] });
+  const rlk = keys.relinearizationKey;
   const x = Float64Array.from({ length: engine.slots }, (_, i) => Math.sin(i) / 2);
   const a = engine.encrypt(engine.encode(x), keys.publicKey);
   const b = engine.encrypt(engine.encode(x), keys.publicKey);
@@ -230,35 +227,51 @@ function idleProbe() {
   const stream = Stream.current(device);
   const gate = Tensor.empty([1 << 22], { dtype: 'uint64', device });
   const gateSource = Tensor.empty([1 << 22], { dtype: 'uint64', device });
+  const chain = (p, q) => {
+    const product = engine.multiplyRelinearize(p, q, rlk);
+    try {
+      return engine.rescale(product);
+    } finally {
+      product.dispose();
+    }
+  };
+  const onePass = (p, q) => engine.multiplyRelinearizeRescale(p, q, rlk);
+  const chainProgram = CudaGraphProgram.capture(chain, { exampleInputs: [a, b] });
+  const onePassProgram = CudaGraphProgram.capture(onePass, { exampleInputs: [a, b] });
   const pieces = [
-    ['20 × nativeNoop (no CUDA)', () => { for (let i = 0; i < 20; i += 1) nativeNoop(); }, false],
     ['addMod into out (one kernel)', () => { addMod(a.data, b.data, moduli, { out }); }, false],
-    ['rescale', () => engine.rescale(a), true],
-    ['multiplyRelinearizeRescale', () => engine.multiplyRelinearizeRescale(a, b, keys.relinearizationKey), true],
+    ['chain eager (13 kernels)', () => chain(a, b), true],
+    ['chain replay([a, b])', () => { chainProgram.replay([a, b]); }, true],
+    ['one pass eager (9 kernels)', () => onePass(a, b), true],
+    ['one pass replay([a, b])', () => { onePassProgram.replay([a, b]); }, true],
   ];
   for (const [name, op, gated] of pieces) {
     const c = collecting(op);
     host(c.call, 1, 50, c.settle);
-    for (const gap of [0, 0.2, 1, 5, 20]) {
+    for (const gap of [0, 0.2, 1, 5, 20, 100]) {
       const figures = {};
       for (const [style, wait] of Object.entries(gapStyles)) {
         const enqueue = [];
+        const latency = [];
         for (let i = 0; i < 44; i += 1) {
           wait(gap);
           const t0 = process.hrtime.bigint();
           const v = op();
-          enqueue.push(Number(process.hrtime.bigint() - t0) / 1000);
+          const t1 = process.hrtime.bigint();
           cuda.synchronize();
+          enqueue.push(Number(t1 - t0) / 1000);
+          latency.push(Number(process.hrtime.bigint() - t0) / 1000);
           v?.dispose?.();
         }
-        figures[style] = median(enqueue.slice(4));
+        figures[`${style}Host`] = median(enqueue.slice(4));
+        figures[`${style}Latency`] = median(latency.slice(4));
       }
       if (gated) {
         const gpuUs = [];
         for (let i = 0; i < 44; i += 1) {
           gapStyles.sleep(gap);
           for (let k = 0; k < 40; k += 1) gate.copy_(gateSource);
-          const held = eventsUs(stream, 1, op);
+          const held = eventsUs(stream, 1, () => op() ?? { dispose() {} });
           if (held.ahead) gpuUs.push(held.us);
         }
         figures.gatedGpu = gpuUs.length > 10 ? median(gpuUs.slice(4)) : `n/a (${gpuUs.length} ahead)`;
@@ -266,6 +279,8 @@ function idleProbe() {
       line(`${name}, gap ${gap} ms`, figures);
     }
   }
+  chainProgram.close();
+  onePassProgram.close();
   for (const t of [gate, gateSource, out, a, b]) t.dispose();
 }
 
