@@ -209,7 +209,7 @@ const gapStyles = {
   },
 };
 
-// One call after an idle gap of 0-100 ms (reports/gpu/2026-12-06T1055-idle-gap-probe). Columns, per
+// One call after an idle gap of 0-100 ms (reports/gpu/2026-12-06T1053-idle-gap-probe). Columns, per
 // way of waiting: the host µs to enqueue the call, and its latency (from the call to the end of a
 // synchronize that follows it); for the engine's ops, also the GPU time of one call queued behind
 // a gate of device copies after a sleep. Pieces: one kernel launch, the n14-l7 chain eager and
