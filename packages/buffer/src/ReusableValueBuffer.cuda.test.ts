@@ -1,4 +1,5 @@
 import { addMod, cuda, Event, modulusTable, Stream, Tensor, withStream } from '@fhelium/cuda-native';
+import { streamGate } from '@fhelium/cuda-native/bench';
 import { describeCuda, realGpu } from '@fhelium/cuda-native/testing';
 import { ExecutionInputError, ValueTreeSignature } from '@fhelium/signature';
 import { expect, it, vi } from 'vitest';
@@ -487,13 +488,17 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     const stream = new Stream(DEVICE);
     const buffer = ReusableValueBuffer.like([bytes(0, 64 * MiB, 'cuda')]);
     const source = [bytes(5, 64 * MiB, 'pinned')];
+    // The copy waits behind about 20 ms of other copies, so it is still pending here
+    // (alone, its 64 MiB take about a millisecond, which a slow host can spend before the query)…
+    const gate = streamGate();
+    gate.hold(stream, 20_000);
     const handle = buffer.copyFrom(source, { stream });
-    // 64 MiB over PCIe take about a millisecond: the copy is still running here…
     expect(stream.query()).toBe(false);
     buffer.close();
     // …and has completed when close returns, with nothing else synchronizing the stream.
     expect(stream.query()).toBe(true);
     expect(handle.done()).toBe(true);
+    gate.dispose();
     stream.dispose();
     source[0]!.dispose();
   });

@@ -4,6 +4,7 @@
  */
 import { CopyHandle, ReusableValueBuffer } from '@fhelium/buffer';
 import { addMod, cuda, emptyCache, Event, mulMod, memoryAllocated, Stream, Tensor, withStream } from '@fhelium/cuda-native';
+import { streamGate } from '@fhelium/cuda-native/bench';
 import { describeCuda, realGpu } from '@fhelium/cuda-native/testing';
 import { ExecutionError } from '@fhelium/signature';
 import { afterAll, expect, it, vi } from 'vitest';
@@ -29,20 +30,17 @@ function capture(options: { warmup?: number } = {}): { program: CudaGraphProgram
   return { program, examples };
 }
 
-/** Pinned 64 MiB host-to-device copies that `holdBusy` enqueues: about 1.2 ms each at 55 GB/s. */
-const HOLD_COPIES = 8;
-
 /**
- * Keeps `stream` busy for about 10 ms (eight 64 MiB pinned host-to-device copies), so that work
+ * Keeps `stream` busy for about 20 ms (pinned host-to-device copies, `streamGate`), so that work
  * enqueued behind it, or waiting for it, is still pending when the test's next host statements
- * have run. One copy (1.2 ms) was not enough on a slow host: T1029 saw the held work complete
- * before a `copyInputsFrom` returned. Returns what to dispose once the stream is synchronized.
+ * have run. One 64 MiB copy (1.2 ms) was not enough on a slow host: T1029 saw the held work
+ * complete before a `copyInputsFrom` returned. Returns what to call once the stream is
+ * synchronized.
  */
 function holdBusy(stream: Stream): () => void {
-  const source = Tensor.empty([64 << 20], { dtype: 'uint8', pinMemory: true });
-  const target = Tensor.empty([64 << 20], { dtype: 'uint8', device: DEV });
-  for (let i = 0; i < HOLD_COPIES; i += 1) target.copy_(source, { stream, nonBlocking: true });
-  return () => disposeAll(source, target);
+  const gate = streamGate();
+  gate.hold(stream, 20_000);
+  return () => gate.dispose();
 }
 
 function thrown(fn: () => unknown): Error {
@@ -191,7 +189,7 @@ describeCuda('CudaGraphProgram on CUDA', () => {
     const staged = randomLimbs(1300n, { device: DEV });
     cuda.synchronize();
     // A replay is outstanding on the current stream, and the producer writes the final input
-    // only behind about 10 ms of other work.
+    // only behind about 20 ms of other work.
     program.replay(examples);
     const release = holdBusy(producer);
     const produced = new Event();
