@@ -213,7 +213,10 @@ const gapStyles = {
 // way of waiting: the host µs to enqueue the call, and its latency (from the call to the end of a
 // synchronize that follows it); for the engine's ops, also the GPU time of one call queued behind
 // a gate of device copies after a sleep. Pieces: one kernel launch, the n14-l7 chain eager and
-// replayed (a captured program, its inputs copied in by replay()), and the one-pass call.
+// replayed (a captured program, its inputs copied in by replay()), and the one-pass call;
+// IDLE_PIECES=<regex> keeps only the pieces whose names match. A third way of waiting,
+// `heartbeat`, spins while launching a one-pair kernel every 0.5 ms: whether a server can keep the
+// launch path warm between requests.
 function idleProbe() {
   console.log(`== one call after an idle gap, ${enginePreset} (µs per call, median of 40)`);
   const engine = CkksEngine.create({ preset: enginePreset, device, seed: 'host-probe' });
@@ -238,6 +241,22 @@ function idleProbe() {
   const onePass = (p, q) => engine.multiplyRelinearizeRescale(p, q, rlk);
   const chainProgram = CudaGraphProgram.capture(chain, { exampleInputs: [a, b] });
   const onePassProgram = CudaGraphProgram.capture(onePass, { exampleInputs: [a, b] });
+  const tinyModuli = modulusTable([(1n << 60n) - 93n], { device });
+  const tiny = Tensor.fromArray(new BigUint64Array(2), { shape: [1, 2], device });
+  const tinyOut = Tensor.empty([1, 2], { dtype: 'uint64', device });
+  const styles = {
+    ...gapStyles,
+    heartbeat(ms) {
+      const until = performance.now() + ms;
+      let next = 0;
+      for (let now = performance.now(); now < until; now = performance.now()) {
+        if (now < next) continue;
+        addMod(tiny, tiny, tinyModuli, { out: tinyOut });
+        next = now + 0.5;
+      }
+    },
+  };
+  const only = process.env.IDLE_PIECES ? new RegExp(process.env.IDLE_PIECES) : null;
   const pieces = [
     ['addMod into out (one kernel)', () => { addMod(a.data, b.data, moduli, { out }); }, false],
     ['chain eager (13 kernels)', () => chain(a, b), true],
@@ -246,11 +265,12 @@ function idleProbe() {
     ['one pass replay([a, b])', () => { onePassProgram.replay([a, b]); }, true],
   ];
   for (const [name, op, gated] of pieces) {
+    if (only !== null && !only.test(name)) continue;
     const c = collecting(op);
     host(c.call, 1, 50, c.settle);
     for (const gap of [0, 0.2, 1, 5, 20, 100]) {
       const figures = {};
-      for (const [style, wait] of Object.entries(gapStyles)) {
+      for (const [style, wait] of Object.entries(styles)) {
         const enqueue = [];
         const latency = [];
         for (let i = 0; i < 44; i += 1) {
@@ -281,7 +301,7 @@ function idleProbe() {
   }
   chainProgram.close();
   onePassProgram.close();
-  for (const t of [gate, gateSource, out, a, b]) t.dispose();
+  for (const t of [gate, gateSource, out, tinyModuli, tiny, tinyOut, a, b]) t.dispose();
 }
 
 function copyProbe() {
