@@ -213,7 +213,8 @@ const gapStyles = {
 // way of waiting: the host µs to enqueue the call, and its latency (from the call to the end of a
 // synchronize that follows it); for the engine's ops, also the GPU time of one call queued behind
 // a gate of device copies after a sleep. Pieces: one kernel launch, the n14-l7 chain eager and
-// replayed (a captured program, its inputs copied in by replay()), and the one-pass call;
+// replayed (a captured program, its inputs copied in by replay()), the one-pass call, and two
+// pieces that make no CUDA call (a JSON round trip, a CPU kernel) to tell the CPU's part;
 // IDLE_PIECES=<regex> keeps only the pieces whose names match. A third way of waiting,
 // `heartbeat`, spins while launching a one-pair kernel every 0.5 ms: whether a server can keep the
 // launch path warm between requests.
@@ -257,7 +258,13 @@ function idleProbe() {
     },
   };
   const only = process.env.IDLE_PIECES ? new RegExp(process.env.IDLE_PIECES) : null;
+  const record = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`key${i}`, { i, s: `v${i}`, xs: [i, i + 1] }]));
+  const cpuA = Tensor.empty(a.data.shape, { dtype: 'uint64' });
+  const cpuOut = Tensor.empty(a.data.shape, { dtype: 'uint64' });
+  const cpuModuli = modulusTable(Array.from({ length: a.data.shape[1] }, () => (1n << 60n) - 93n));
   const pieces = [
+    ['JSON round trip of 300 records (no CUDA)', () => { JSON.parse(JSON.stringify(record)); }, false],
+    ['CPU addMod [2, L, N] (no CUDA)', () => { addMod(cpuA, cpuA, cpuModuli, { out: cpuOut }); }, false],
     ['addMod into out (one kernel)', () => { addMod(a.data, b.data, moduli, { out }); }, false],
     ['chain eager (13 kernels)', () => chain(a, b), true],
     ['chain replay([a, b])', () => { chainProgram.replay([a, b]); }, true],
@@ -301,7 +308,7 @@ function idleProbe() {
   }
   chainProgram.close();
   onePassProgram.close();
-  for (const t of [gate, gateSource, out, tinyModuli, tiny, tinyOut, a, b]) t.dispose();
+  for (const t of [gate, gateSource, out, tinyModuli, tiny, tinyOut, cpuA, cpuOut, cpuModuli, a, b]) t.dispose();
 }
 
 function copyProbe() {
