@@ -17,6 +17,7 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const { cuda, Stream, Event, withStream } = await import(path.join(root, 'packages/cuda-native/dist/index.js'));
 const { CudaGraphProgram } = await import(path.join(root, 'packages/graph/dist/index.js'));
 const { CkksEngine } = await import(path.join(root, 'packages/ckks/dist/index.js'));
+const { mulRelinRescaleChain } = await import(path.join(root, 'tools/gpu/ckks-chain.mjs'));
 
 if (!cuda.isAvailable()) {
   console.error('concurrent-replay-probe: CUDA is not available');
@@ -35,14 +36,7 @@ const engine = CkksEngine.create({ preset, device: 'cuda', seed: 'concurrent-rep
 const keys = engine.generateKeys();
 const encrypt = (seed) =>
   engine.encrypt(engine.encode(Float64Array.from({ length: engine.slots }, (_, i) => Math.sin(seed * 7919 + i * 0.37))), keys.publicKey);
-const chain = (x, y) => {
-  const product = engine.multiplyRelinearize(x, y, keys.relinearizationKey);
-  try {
-    return engine.rescale(product);
-  } finally {
-    product.data.dispose();
-  }
-};
+const chain = mulRelinRescaleChain(engine, keys.relinearizationKey);
 const a = encrypt(1);
 const b = encrypt(2);
 

@@ -17,6 +17,7 @@ const native = await import(path.join(root, 'packages/cuda-native/dist/index.js'
 const { ReusableValueBuffer, pinValueTree } = await import(path.join(root, 'packages/buffer/dist/index.js'));
 const { CudaGraphProgram } = await import(path.join(root, 'packages/graph/dist/index.js'));
 const { CkksEngine } = await import(path.join(root, 'packages/ckks/dist/index.js'));
+const { mulRelinRescaleChain } = await import(path.join(root, 'tools/gpu/ckks-chain.mjs'));
 const { cuda, Tensor, Stream, Event, withStream, addMod, mulMod, nativeNoop, modulusTable } = native;
 
 if (!cuda.isAvailable()) {
@@ -231,14 +232,7 @@ function idleProbe() {
   const stream = Stream.current(device);
   const gate = Tensor.empty([1 << 22], { dtype: 'uint64', device });
   const gateSource = Tensor.empty([1 << 22], { dtype: 'uint64', device });
-  const chain = (p, q) => {
-    const product = engine.multiplyRelinearize(p, q, rlk);
-    try {
-      return engine.rescale(product);
-    } finally {
-      product.dispose();
-    }
-  };
+  const chain = mulRelinRescaleChain(engine, rlk);
   const onePass = (p, q) => engine.multiplyRelinearizeRescale(p, q, rlk);
   const chainProgram = CudaGraphProgram.capture(chain, { exampleInputs: [a, b] });
   const onePassProgram = CudaGraphProgram.capture(onePass, { exampleInputs: [a, b] });
