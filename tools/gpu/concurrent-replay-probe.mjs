@@ -17,7 +17,7 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const { cuda, Stream, Event, withStream } = await import(path.join(root, 'packages/cuda-native/dist/index.js'));
 const { CudaGraphProgram } = await import(path.join(root, 'packages/graph/dist/index.js'));
 const { CkksEngine } = await import(path.join(root, 'packages/ckks/dist/index.js'));
-const { mulRelinRescaleChain } = await import(path.join(root, 'tools/gpu/ckks-chain.mjs'));
+const { mulRelinRescaleChain } = await import(path.join(root, 'packages/graph/bench/ckks-chain.mjs'));
 
 if (!cuda.isAvailable()) {
   console.error('concurrent-replay-probe: CUDA is not available');

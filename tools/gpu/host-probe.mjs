@@ -17,7 +17,7 @@ const native = await import(path.join(root, 'packages/cuda-native/dist/index.js'
 const { ReusableValueBuffer, pinValueTree } = await import(path.join(root, 'packages/buffer/dist/index.js'));
 const { CudaGraphProgram } = await import(path.join(root, 'packages/graph/dist/index.js'));
 const { CkksEngine } = await import(path.join(root, 'packages/ckks/dist/index.js'));
-const { mulRelinRescaleChain } = await import(path.join(root, 'tools/gpu/ckks-chain.mjs'));
+const { mulRelinRescaleChain } = await import(path.join(root, 'packages/graph/bench/ckks-chain.mjs'));
 const { cuda, Tensor, Stream, Event, withStream, addMod, mulMod, nativeNoop, modulusTable } = native;
 
 if (!cuda.isAvailable()) {

@@ -44,6 +44,7 @@
 // BENCH_SCALE (default 1) scales repetitions; BENCH_CKKS=0 skips the CKKS sections.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mulRelinRescaleChain } from './ckks-chain.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { CudaGraphProgram } = await import(path.join(here, '..', 'dist', 'index.js'));
@@ -269,14 +270,7 @@ function ckksMulRelinRescale(ckks, preset) {
   const engine = ckks.CkksEngine.create({ preset, device: 'cuda', seed: 'graph-bench' });
   const keys = engine.generateKeys();
   const encrypt = (seed) => engine.encrypt(engine.encode(values(engine.slots, seed)), keys.publicKey);
-  const chain = (a, b) => {
-    const product = engine.multiplyRelinearize(a, b, keys.relinearizationKey);
-    try {
-      return engine.rescale(product);
-    } finally {
-      product.data.dispose();
-    }
-  };
+  const chain = mulRelinRescaleChain(engine, keys.relinearizationKey);
   const onePass = (a, b) => engine.multiplyRelinearizeRescale(a, b, keys.relinearizationKey);
   const a = encrypt(1);
   const b = encrypt(2);
@@ -284,9 +278,9 @@ function ckksMulRelinRescale(ckks, preset) {
   const onePassProgram = CudaGraphProgram.capture(onePass, { exampleInputs: [a, b] });
   const stream = new Stream('cuda');
   const gate = streamGate(GATE_BYTES);
-  const three = chainFigures(stream, gate, () => chain(a, b).data.dispose(), program);
+  const three = chainFigures(stream, gate, () => chain(a, b).dispose(), program);
   const replayWithCopyMs = eventMs(stream, CHAIN_CALLS, reps(5), () => program.replay([a, b]));
-  const one = chainFigures(stream, gate, () => onePass(a, b).data.dispose(), onePassProgram);
+  const one = chainFigures(stream, gate, () => onePass(a, b).dispose(), onePassProgram);
   gate.dispose();
   const result = {
     preset,
@@ -300,8 +294,8 @@ function ckksMulRelinRescale(ckks, preset) {
   program.close();
   onePassProgram.close();
   stream.dispose();
-  a.data.dispose();
-  b.data.dispose();
+  a.dispose();
+  b.dispose();
   return result;
 }
 
@@ -317,14 +311,14 @@ function ckksMatrixVector(ckks) {
   const program = CudaGraphProgram.capture(schedule, { exampleInputs: [ct] });
   const stream = new Stream('cuda');
   const calls = 5;
-  const eagerMs = eventMs(stream, calls, reps(5), () => schedule(ct).data.dispose());
+  const eagerMs = eventMs(stream, calls, reps(5), () => schedule(ct).dispose());
   const replayMs = eventMs(stream, calls, reps(5), () => program.replay([ct]));
   const { kernels } = program.cudaGraph.nodeCounts();
   const result = { preset: 'n14-l7', dimension: d, eagerMs, replayMs, speedup: eagerMs / replayMs, kernels, goalReplayMs: 2, stats: program.stats };
   program.close();
   stream.dispose();
   diagonals.dispose();
-  ct.data.dispose();
+  ct.dispose();
   return result;
 }
 

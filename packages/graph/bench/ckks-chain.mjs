@@ -1,7 +1,7 @@
-// The chain of issue #6 that the GPU diagnostics time (host-probe's idle mode, the concurrent-replay
-// probe): multiplyRelinearize, then rescale, releasing the intermediate product. The graph bench
-// (packages/graph/bench/graph.bench.mjs) times the same chain with its own copy, which disposes
-// only the product's tensor.
+// The chain of issue #6: multiplyRelinearize, then rescale, releasing the intermediate product.
+// graph.bench.mjs times it eagerly and replayed; the GPU diagnostics in tools/gpu (host-probe's idle
+// mode, the concurrent-replay probe) time this same definition, so their figures compare with the
+// bench's.
 
 /** `(x, y) => rescale(multiplyRelinearize(x, y))` on `engine`, disposing the product it makes. */
 export function mulRelinRescaleChain(engine, relinearizationKey) {
