@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { NativeLoadError, nativeErrorFactory, type NativeLoadAttempt } from './errors.js';
+import { nativeBuildAdvice } from './native-build-advice.js';
 import type { CudaGraphNodeCounts } from './graph.js';
 
 declare const handleBrand: unique symbol;
@@ -163,10 +164,11 @@ function describeFailure(error: unknown): string {
 
 /**
  * Loads the first candidate that is a working FHElium addon and returns its raw binding.
+ * `root` is where this package lives, which decides the advice (see native-build-advice.ts).
  * @throws {NativeLoadError} listing every candidate with its reason and how to fix it.
  * @internal
  */
-export function loadBinding(candidates: readonly NativeCandidate[]): NativeBinding {
+export function loadBinding(candidates: readonly NativeCandidate[], root: string = packageRoot): NativeBinding {
   const attempts: NativeLoadAttempt[] = [];
   for (const candidate of candidates) {
     if (!existsSync(candidate.path)) {
@@ -194,9 +196,7 @@ export function loadBinding(candidates: readonly NativeCandidate[]): NativeBindi
     [
       'Could not load the @fhelium/cuda-native addon (fhelium_native.node). Tried:',
       ...(lines.length > 0 ? lines : ['  (no candidate paths)']),
-      'To fix: build it with `npm run build -w @fhelium/cuda-native` (needs cmake and a C++ compiler; ' +
-        'nvcc adds CUDA, FHELIUM_BACKENDS=cpu forces a CPU-only build), or set FHELIUM_NATIVE_PATH to a built ' +
-        'fhelium_native.node.',
+      ...nativeBuildAdvice(root),
     ].join('\n'),
     attempts,
   );
