@@ -31,14 +31,38 @@ export function publicPackages() {
 export function pack(pkg, dest) {
   const r = spawnSync('npm', ['pack', '--json', '--pack-destination', dest], { cwd: pkg.root, encoding: 'utf8', timeout: 300_000 });
   if (r.status !== 0) throw new Error(`npm pack failed in ${path.relative(repoRoot, pkg.root)}: ${(r.stderr || r.stdout || r.error?.message || '').trim()}`);
-  const report = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')));
-  const tarball = path.join(dest, report[0].filename);
+  const record = packRecord(r.stdout, pkg.name);
+  const tarball = path.join(dest, record.filename);
   const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
     .split('\n')
     .filter((line) => line && !line.endsWith('/'))
     .map((line) => line.replace(/^package\//, ''))
     .sort();
-  return { ...pkg, tarball, files, size: report[0].size, unpackedSize: report[0].unpackedSize };
+  return { ...pkg, tarball, files, size: record.size, unpackedSize: record.unpackedSize };
+}
+
+/**
+ * The record of package `name` in the standard output of `npm pack --json`: npm 11 and earlier
+ * print an array of records, npm 12 an object keyed by package name. The output of the package's
+ * lifecycle scripts (prepack) may come first, so the JSON is the text from the last line start
+ * with `[` or `{` that parses to the end (npm indents every inner line of it).
+ * @throws Error when there is no such JSON or no record with a filename in it.
+ */
+export function packRecord(stdout, name) {
+  const starts = [...stdout.matchAll(/^[[{]/gm)].map((m) => m.index).reverse();
+  let parsed;
+  for (const start of starts) {
+    try {
+      parsed = JSON.parse(stdout.slice(start));
+      break;
+    } catch {
+      // Lifecycle output, or a line inside it; try an earlier start.
+    }
+  }
+  if (parsed === undefined) throw new Error(`npm pack --json printed no JSON for ${name}: ${stdout.trim().slice(0, 200)}`);
+  const record = Array.isArray(parsed) ? parsed.find((r) => r?.name === name) ?? parsed[0] : parsed?.[name];
+  if (typeof record?.filename !== 'string') throw new Error(`npm pack --json gave no record with a filename for ${name}`);
+  return record;
 }
 
 /** The text of one file inside a tarball (`file` relative to the package root, `./` allowed). */
