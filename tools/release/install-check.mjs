@@ -8,7 +8,13 @@
 //   b. @fhelium/graph with its @fhelium dependencies: on a machine without CUDA, a capture fails
 //      with CudaUnavailableError saying that CUDA is required.
 //   c. @fhelium/ckks with its dependencies: an encrypt-add-decrypt on the CPU gives the sums.
+//   d. @fhelium/ckks in a project that has not allowed the install script, installed with
+//      --ignore-scripts (what npm 12 and pnpm 10 do by default): the first use throws a
+//      NativeLoadError saying how to allow the script and rebuild; after doing what it says
+//      (the allowScripts entry, then `npm rebuild @fhelium/cuda-native`) the round trip of c works.
 //
+// Projects a-c allow @fhelium/cuda-native's install script in their package.json, as the
+// getting-started guide tells users to: npm 12 skips it otherwise.
 // b and c need the native addon of @fhelium/cuda-native, which its install script
 // (tools/install.mjs) builds during npm install. The check records whether the install produced it
 // (`addon after install`: fails when it did not, since a registry user would have no addon) and, if
@@ -17,18 +23,18 @@
 // defaults to `cpu` here (no nvcc compile; pass --backends auto to build what a user's machine
 // would); FHELIUM_SKIP_NATIVE_BUILD is cleared for the installs.
 //
-//   node tools/release/install-check.mjs [--only a,b,c] [--backends cpu|auto|cuda] [--keep DIR]
+//   node tools/release/install-check.mjs [--only a,b,c,d] [--backends cpu|auto|cuda] [--keep DIR]
 //
 // Packs from the current dist/ folders: build first (npm run build). Slow: npm installs, each of b
 // and c building the addon CPU-only inside npm install; the run prints each step's time. On the
-// 2-core development machine: about 100 s in all (packing 14 s, the install of a 2 s, those of b
-// and c 30-50 s each, the addon build included; --backends auto with nvcc present compiles the
+// 2-core development machine: about 150 s in all (packing 14 s, the install of a 2 s, those of b
+// and c 30-50 s each, the addon build included, d's rebuild about as long; --backends auto with nvcc present compiles the
 // CUDA kernels too and takes longer). Every child process has a timeout (npm pack 5 min, npm install 15 min, a hand
 // build 30 min, a use script 5 min); the temporary folder is removed at the end, also after a
 // failure or an interrupt (unless --keep). Ends with one line `install-check: N passed, M failed in
 // S s`. Exit 0 when every step passes, 1 otherwise.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pack, publicPackages } from './packages.mjs';
@@ -38,7 +44,7 @@ const option = (name) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const only = new Set((option('--only') ?? 'a,b,c').split(','));
+const only = new Set((option('--only') ?? 'a,b,c,d').split(','));
 const backends = option('--backends') ?? 'cpu';
 const keep = option('--keep');
 
@@ -68,8 +74,20 @@ function tail(text, lines = 8) {
   return text.trim().split('\n').slice(-lines).join('\n    ');
 }
 
-/** Creates an empty project depending on `direct`, with every @fhelium package pinned to its tarball. */
-function makeProject(root, name, direct, tarballs) {
+/**
+ * The `allowScripts` entries that let npm run @fhelium/cuda-native's install script: the name, as
+ * the getting-started guide writes it for registry installs, and the tarball's `file:` spec, the
+ * form npm 12 matches for a dependency installed from a file (it ignores the name there).
+ */
+function allowCudaNative(tarballs) {
+  return { '@fhelium/cuda-native': true, [`file:${tarballs.get('@fhelium/cuda-native')}`]: true };
+}
+
+/**
+ * Creates an empty project depending on `direct`, with every @fhelium package pinned to its
+ * tarball, and the install script of @fhelium/cuda-native allowed unless `allowScripts` is false.
+ */
+function makeProject(root, name, direct, tarballs, { allowScripts = true } = {}) {
   const dir = path.join(root, name);
   mkdirSync(dir, { recursive: true });
   const spec = (pkg) => `file:${tarballs.get(pkg)}`;
@@ -80,14 +98,23 @@ function makeProject(root, name, direct, tarballs) {
     type: 'module',
     dependencies: Object.fromEntries(direct.map((pkg) => [pkg, spec(pkg)])),
     overrides: Object.fromEntries([...tarballs.keys()].map((pkg) => [pkg, spec(pkg)])),
+    ...(allowScripts ? { allowScripts: allowCudaNative(tarballs) } : {}),
   };
-  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeManifest(dir, manifest);
   return dir;
 }
 
-function npmInstall(scenario, dir, env) {
-  const [r, seconds] = timed(() => run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], dir, INSTALL_TIMEOUT_MS, env));
-  record(scenario, 'npm install from tarballs', r.ok, r.ok ? '' : tail(r.output), seconds);
+function writeManifest(dir, manifest) {
+  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+function readManifest(dir) {
+  return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+}
+
+function npmInstall(scenario, dir, env, extraArgs = []) {
+  const [r, seconds] = timed(() => run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...extraArgs], dir, INSTALL_TIMEOUT_MS, env));
+  record(scenario, `npm install from tarballs${extraArgs.length > 0 ? ` ${extraArgs.join(' ')}` : ''}`, r.ok, r.ok ? '' : tail(r.output), seconds);
   return r.ok;
 }
 
@@ -113,7 +140,7 @@ function ensureAddon(scenario, dir, env) {
     scenario,
     'addon after install',
     present,
-    present ? ADDON : `${ADDON} missing: @fhelium/cuda-native has no install script or prebuilt binary, so a registry install has no addon; building it by hand to test the rest`,
+    present ? ADDON : `${ADDON} missing: the install did not run or finish @fhelium/cuda-native's install script, so a registry user would have no addon; building it by hand to test the rest`,
   );
   if (present) return true;
   const nativeDir = path.join(dir, 'node_modules', '@fhelium', 'cuda-native');
@@ -176,6 +203,38 @@ if (!(worst < 1e-4)) throw new Error('encrypt-add-decrypt error ' + worst + ' fo
 console.log('ckks: encrypt-add-decrypt on the CPU, max error ' + worst.toExponential(2));
 `;
 
+// The first use in a project without the addon: one NativeLoadError whose advice is the
+// dependency's (allow the script, rebuild), not the monorepo's workspace build.
+const UNBUILT_USE = `
+import { CkksEngine } from '@fhelium/ckks';
+try {
+  CkksEngine.create({ preset: 'test-n12-l7', allowInsecure: true, device: 'cpu' });
+  throw new Error('the engine was created without a built addon');
+} catch (error) {
+  if (error?.name !== 'NativeLoadError') throw error;
+  const advice = ['"allowScripts": { "@fhelium/cuda-native": true }', 'npm rebuild @fhelium/cuda-native', 'onlyBuiltDependencies'];
+  const missing = advice.filter((text) => !error.message.includes(text));
+  if (missing.length > 0 || error.message.includes('npm run build -w')) {
+    throw new Error('the NativeLoadError lacks ' + JSON.stringify(missing) + ' or gives the monorepo advice:\\n' + error.message);
+  }
+  console.log('unbuilt: NativeLoadError with the dependency advice: ' + error.message.split('\\n').find((l) => l.includes('allowScripts')).trim());
+}
+`;
+
+/** Scenario d: the install script not allowed, then allowed as the NativeLoadError says. */
+function scenarioNotAllowed(root, tarballs, env) {
+  const dir = makeProject(root, 'not-allowed', ['@fhelium/ckks'], tarballs, { allowScripts: false });
+  if (!npmInstall('d', dir, env, ['--ignore-scripts'])) return;
+  const absent = !existsSync(path.join(dir, ADDON));
+  record('d', 'no addon after an install that skipped the script', absent, absent ? '' : `${ADDON} exists`);
+  if (!absent || !runScript('d', 'first use says how to allow the script', dir, 'unbuilt.mjs', UNBUILT_USE, /unbuilt: NativeLoadError/)) return;
+  writeManifest(dir, { ...readManifest(dir), allowScripts: allowCudaNative(tarballs) });
+  const [r, seconds] = timed(() => run('npm', ['rebuild', '@fhelium/cuda-native', '--loglevel=error'], dir, BUILD_TIMEOUT_MS, env));
+  const built = r.ok && existsSync(path.join(dir, ADDON));
+  record('d', 'allowScripts entry, then npm rebuild @fhelium/cuda-native builds the addon', built, built ? ADDON : tail(r.output, 15), seconds);
+  if (built) runScript('d', 'encrypt-add-decrypt on the CPU', dir, 'round-trip.mjs', CKKS_ROUND_TRIP, /ckks: encrypt-add-decrypt/);
+}
+
 function main() {
   const started = Date.now();
   const root = keep ? path.resolve(keep) : mkdtempSync(path.join(os.tmpdir(), 'fhelium-install-'));
@@ -224,6 +283,7 @@ function main() {
         if (ensureAddon('c', dir, env)) runScript('c', 'encrypt-add-decrypt on the CPU', dir, 'round-trip.mjs', CKKS_ROUND_TRIP, /ckks: encrypt-add-decrypt/);
       }
     }
+    if (only.has('d')) scenarioNotAllowed(root, tarballs, env);
   } catch (error) {
     record('setup', 'prepare', false, error.message);
   } finally {
