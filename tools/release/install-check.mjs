@@ -15,6 +15,7 @@
 //
 // Projects a-c allow @fhelium/cuda-native's install script in their package.json, as the
 // getting-started guide tells users to: npm 12 skips it otherwise.
+//
 // b and c need the native addon of @fhelium/cuda-native, which its install script
 // (tools/install.mjs) builds during npm install. The check records whether the install produced it
 // (`addon after install`: fails when it did not, since a registry user would have no addon) and, if
@@ -25,13 +26,13 @@
 //
 //   node tools/release/install-check.mjs [--only a,b,c,d] [--backends cpu|auto|cuda] [--keep DIR]
 //
-// Packs from the current dist/ folders: build first (npm run build). Slow: npm installs, each of b
-// and c building the addon CPU-only inside npm install; the run prints each step's time. On the
-// 2-core development machine: about 150 s in all (packing 14 s, the install of a 2 s, those of b
-// and c 30-50 s each, the addon build included, d's rebuild about as long; --backends auto with nvcc present compiles the
-// CUDA kernels too and takes longer). Every child process has a timeout (npm pack 5 min, npm install 15 min, a hand
-// build 30 min, a use script 5 min); the temporary folder is removed at the end, also after a
-// failure or an interrupt (unless --keep). Ends with one line `install-check: N passed, M failed in
+// Packs from the current dist/ folders: build first (npm run build). npm installs, each of b and c
+// building the addon CPU-only inside npm install, and d's rebuild; the run prints each step's
+// time. On the 2-core development machine (2026-12-06): 27 s in all (packing 2 s, the installs of
+// b and c 8 s each, the addon build included, d's rebuild 7 s); --backends auto with nvcc present
+// compiles the CUDA kernels too and takes longer. Every child process has a timeout (npm pack
+// 5 min, npm install 15 min, a hand build 30 min, a use script 5 min); the temporary folder is
+// removed at the end, also after a failure or an interrupt (unless --keep). Ends with one line `install-check: N passed, M failed in
 // S s`. Exit 0 when every step passes, 1 otherwise.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
