@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { NativeLoadError } from './errors.js';
-import { isMonorepoWorkspace, nativeBuildAdvice } from './native-build-advice.js';
+import { isMonorepoWorkspace, nativeBuildAdvice, npxInstallDir } from './native-build-advice.js';
 import { loadBinding } from './native.js';
 
 const thisPackage = path.resolve(import.meta.dirname, '..');
@@ -65,8 +65,22 @@ describe('native build advice', () => {
     expect(advice).toContain('npm rebuild @fhelium/cuda-native');
     expect(advice).toContain('"pnpm": { "onlyBuiltDependencies": ["@fhelium/cuda-native"] }');
     expect(advice).toContain('pnpm rebuild @fhelium/cuda-native');
+    expect(advice).toContain('npx --allow-scripts=@fhelium/cuda-native @fhelium/cli demo');
+    expect(advice).toContain('npm config set allow-scripts=@fhelium/cuda-native --location=user');
     expect(advice).toContain('FHELIUM_BACKENDS=cpu');
     expect(advice).toContain('FHELIUM_NATIVE_PATH');
+    expect(advice).not.toContain("npx's");
+  });
+
+  it("finds npx's install folder, and tells the user to remove it before npx installs again", () => {
+    const npxDir = path.join(os.tmpdir(), 'npm-cache', '_npx', '16b387d3f35ceb39');
+    const root = path.join(npxDir, 'node_modules', '@fhelium', 'cuda-native');
+    expect(npxInstallDir(root)).toBe(npxDir);
+    expect(npxInstallDir(installedAsDependency())).toBeNull();
+    expect(npxInstallDir(path.join(os.tmpdir(), '_npx'))).toBeNull();
+    const advice = nativeBuildAdvice(root).join('\n');
+    expect(advice).toContain(`first remove ${npxDir}.`);
+    expect(advice).toContain('--allow-scripts=@fhelium/cuda-native');
   });
 
   it("puts the dependency advice in the loader's error when the package was installed as a dependency", () => {
