@@ -164,17 +164,13 @@ function keyswitchProbe() {
   const stream = Stream.current(device);
   const gate = Tensor.empty([64 << 17], { dtype: 'uint64', device });
   const gateSource = Tensor.empty([64 << 17], { dtype: 'uint64', device });
+  const chain = mulRelinRescaleChain(engine, rlk);
   const ops = [
     ['multiplyRelinearize', () => engine.multiplyRelinearize(a, b, rlk)],
     ['multiplyRelinearizeRescale', () => engine.multiplyRelinearizeRescale(a, b, rlk)],
     ['rotate', () => engine.rotate(a, 1, keys.rotationKeys)],
     ['rescale', () => engine.rescale(a)],
-    ['multiplyRelinearize + rescale', () => {
-      const p = engine.multiplyRelinearize(a, b, rlk);
-      const r = engine.rescale(p);
-      p.dispose();
-      return r;
-    }],
+    ['multiplyRelinearize + rescale', () => chain(a, b)],
   ];
   for (const [name, op] of ops) {
     const c = collecting(op);
