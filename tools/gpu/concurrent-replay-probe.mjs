@@ -18,6 +18,7 @@ const { cuda, Stream, Event, withStream } = await import(path.join(root, 'packag
 const { CudaGraphProgram } = await import(path.join(root, 'packages/graph/dist/index.js'));
 const { CkksEngine } = await import(path.join(root, 'packages/ckks/dist/index.js'));
 const { mulRelinRescaleChain } = await import(path.join(root, 'packages/graph/bench/ckks-chain.mjs'));
+const { median } = await import(path.join(root, 'packages/cuda-native/dist/bench.js'));
 
 if (!cuda.isAvailable()) {
   console.error('concurrent-replay-probe: CUDA is not available');
@@ -39,11 +40,6 @@ const encrypt = (seed) =>
 const chain = mulRelinRescaleChain(engine, keys.relinearizationKey);
 const a = encrypt(1);
 const b = encrypt(2);
-
-function median(xs) {
-  const s = [...xs].sort((p, q) => p - q);
-  return s[s.length >> 1];
-}
 
 /**
  * µs per evaluation of `rounds` rounds of `step(k)` on each of `streams` (round-robin), timed from an
@@ -81,7 +77,7 @@ for (const k of counts) {
   const streams = Array.from({ length: k }, () => new Stream('cuda'));
   const programs = Array.from({ length: k }, () => CudaGraphProgram.capture(chain, { exampleInputs: [a, b] }));
   const inputs = [a, b];
-  const eager = perEvaluationUs(streams, () => chain(a, b).data.dispose());
+  const eager = perEvaluationUs(streams, () => chain(a, b).dispose());
   const prepared = perEvaluationUs(streams, (i) => programs[i].replayPrepared());
   const copied = perEvaluationUs(streams, (i) => programs[i].replay(inputs));
   console.log(
@@ -90,5 +86,5 @@ for (const k of counts) {
   for (const p of programs) p.close();
   for (const s of streams) s.dispose();
 }
-a.data.dispose();
-b.data.dispose();
+a.dispose();
+b.dispose();
