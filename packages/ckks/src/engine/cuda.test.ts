@@ -103,12 +103,12 @@ describeCuda('CkksEngine: CPU and CUDA agree bit for bit', () => {
     const stream = new Stream('cuda');
     stream.waitStream(Stream.current('cuda'));
     // Kernel nodes of a graph of `fn`: the kernels that `fn` launches one by one when eager.
-    const kernels = (fn: () => { data: { dispose(): void } }[]) => {
+    const kernels = (fn: () => { dispose(): void }[]) => {
       const graph = new CudaGraph();
       const outs = graph.capture(fn, { stream });
       const count = graph.nodeCounts().kernels;
       graph.dispose();
-      for (const o of outs) o.data.dispose();
+      for (const o of outs) o.dispose();
       return count;
     };
     const steps = (rescale: boolean) => () => {
@@ -123,7 +123,7 @@ describeCuda('CkksEngine: CPU and CUDA agree bit for bit', () => {
     expect(kernels(() => [engine.multiplyRelinearize(x, y, rlk)])).toBe(separate - 1);
     expect(kernels(() => [engine.multiplyRelinearizeRescale(x, y, rlk)])).toBe(separateRescaled - 5);
     stream.dispose();
-    for (const c of [x, y]) c.data.dispose();
+    for (const c of [x, y]) c.dispose();
   });
 
   itCuda('refuses values of another device', () => {
