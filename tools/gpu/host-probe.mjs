@@ -18,6 +18,7 @@ const { ReusableValueBuffer, pinValueTree } = await import(path.join(root, 'pack
 const { CudaGraphProgram } = await import(path.join(root, 'packages/graph/dist/index.js'));
 const { CkksEngine } = await import(path.join(root, 'packages/ckks/dist/index.js'));
 const { mulRelinRescaleChain } = await import(path.join(root, 'packages/graph/bench/ckks-chain.mjs'));
+const { sumOfLeaves } = await import(path.join(root, 'packages/graph/bench/leaf-sum.mjs'));
 const { cuda, Tensor, Stream, Event, withStream, addMod, mulMod, nativeNoop, modulusTable } = native;
 
 if (!cuda.isAvailable()) {
@@ -332,16 +333,7 @@ function replayProbe() {
   const moduli = modulusTable(PRIMES, { device });
   const limbs = () => Tensor.fromArray(new BigUint64Array(256).map((_, i) => BigInt(i)), { shape: [4, 64], device });
   const mk = () => Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`leaf${i}`, limbs()]));
-  const sumAll = (inputs) => {
-    const values = Object.values(inputs);
-    let acc = addMod(values[0], values[1], moduli);
-    for (let i = 2; i < values.length; i += 1) {
-      const next = addMod(acc, values[i], moduli);
-      acc.dispose();
-      acc = next;
-    }
-    return acc;
-  };
+  const sumAll = sumOfLeaves(moduli);
   const example = mk();
   const source = mk();
   const program = CudaGraphProgram.capture(sumAll, { exampleInputs: [example] });

@@ -45,10 +45,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mulRelinRescaleChain } from './ckks-chain.mjs';
+import { sumOfLeaves } from './leaf-sum.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { CudaGraphProgram } = await import(path.join(here, '..', 'dist', 'index.js'));
-const { Tensor, Stream, Event, cuda, withStream, addMod, mulMod, modulusTable } = await import('@fhelium/cuda-native');
+const { Tensor, Stream, Event, cuda, withStream, mulMod, modulusTable } = await import('@fhelium/cuda-native');
 const { BURST_CALLS, BURST_GPU_CALLS, BURST_WARMUP_MS, benchEnvironment, benchProgress, benchScaling, burstFigures, eventSamplesMs, median, streamGate, writeReport } =
   await import('@fhelium/cuda-native/bench');
 
@@ -112,16 +113,7 @@ function replayHostOverhead() {
   const moduli = modulusTable(PRIMES, { device });
   const leaves = 16;
   const tree = () => Object.fromEntries(Array.from({ length: leaves }, (_, i) => [`leaf${i}`, randomLimbs(4, 64, i + 1, { device })]));
-  const sumAll = (inputs) => {
-    const values = Object.values(inputs);
-    let acc = addMod(values[0], values[1], moduli);
-    for (let i = 2; i < values.length; i += 1) {
-      const next = addMod(acc, values[i], moduli);
-      acc.dispose();
-      acc = next;
-    }
-    return acc;
-  };
+  const sumAll = sumOfLeaves(moduli);
   const example = tree();
   const source = tree();
   const program = CudaGraphProgram.capture(sumAll, { exampleInputs: [example] });
