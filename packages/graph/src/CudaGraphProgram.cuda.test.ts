@@ -204,6 +204,28 @@ describeCuda('CudaGraphProgram on CUDA', () => {
     disposeAll(ct.c0, ct.c1, w, staged, examples[0].c0, examples[0].c1, examples[1]);
   });
 
+  it('copyInputsFrom on another stream never overwrites the inputs of a replay still waiting to run', () => {
+    const { program, examples } = capture();
+    const compute = new Stream(DEV);
+    const transfer = new Stream(DEV);
+    const a = [randomCiphertext(1400n, { device: DEV }), randomLimbs(1500n, { device: DEV })] as [TestCiphertext, Tensor];
+    const b = [randomCiphertext(1600n, { device: DEV }), randomLimbs(1700n, { device: DEV })] as [TestCiphertext, Tensor];
+    // The inputs hold a, and nothing is pending.
+    program.replayPrepared({ copyHandle: program.copyInputsFrom(a), synchronize: true });
+    // A replay of a, held back about 20 ms behind other work on the compute stream.
+    const release = holdBusy(compute);
+    withStream(compute, () => program.replayPrepared());
+    // The transfer stream is idle: without waiting for that replay, b would land before it reads a.
+    const handle = program.copyInputsFrom(b, { stream: transfer });
+    compute.synchronize();
+    expect(wordsOf(program.output)).toEqual(referenceWords(1400n, 1500n));
+    release();
+    expect(wordsOf(program.replayPrepared({ copyHandle: handle, synchronize: true }))).toEqual(referenceWords(1600n, 1700n));
+    program.close();
+    for (const s of [compute, transfer]) s.dispose();
+    disposeAll(a[0].c0, a[0].c1, a[1], b[0].c0, b[0].c1, b[1], examples[0].c0, examples[0].c1, examples[1]);
+  });
+
   it('synchronize: true returns once the replay\'s stream is idle, for replay and replayPrepared', () => {
     const { program, examples } = capture();
     const side = new Stream(DEV);

@@ -69,6 +69,32 @@ describeCuda('CudaGraphProgram.capture failures', () => {
     expect(calls).toBe(2);
   });
 
+  it('warm-up: a capture the function runs fails → stage "warmup" of this function, with that capture\'s error as cause', async () => {
+    const e = await withoutLeaks((x, m) =>
+      thrown(() =>
+        CudaGraphProgram.capture(
+          function outer(t: Tensor) {
+            CudaGraphProgram.capture(
+              function inner(_u: Tensor): Tensor {
+                throw new RangeError('inner failure');
+              },
+              { exampleInputs: [t] },
+            );
+            return addMod(t, t, m);
+          },
+          { exampleInputs: [x] },
+        ),
+      ),
+    );
+    expect(e).toBeInstanceOf(CudaGraphCaptureError);
+    const c = e as CudaGraphCaptureError;
+    expect([c.stage, c.functionName]).toEqual(['warmup', 'outer']);
+    expect(c.cause).toBeInstanceOf(CudaGraphCaptureError);
+    const inner = c.cause as CudaGraphCaptureError;
+    expect([inner.stage, inner.functionName]).toEqual(['warmup', 'inner']);
+    expect(c.detail).toBe(`${inner.name}: CudaGraphProgram.capture: warmup of inner failed: RangeError: inner failure`);
+  });
+
   it('capture: an operation illegal during capture (toArray) → stage "capture"', async () => {
     const e = await withoutLeaks((x, m) =>
       thrown(() =>

@@ -113,6 +113,12 @@ class Capture {
   readonly #keepStorages = new Set<unknown>();
   /** Errors thrown by this procedure's own checks, which keep their class. */
   readonly #own = new WeakSet<object>();
+  /**
+   * What the function itself threw last, if anything. It becomes an error of the stage whatever its
+   * class, even a CudaGraphCaptureError of a capture the function ran: that one names another
+   * function and its stage, not this capture's.
+   */
+  #thrownByFunction: { error: unknown } | null = null;
 
   constructor(fn: (...args: unknown[]) => unknown, name: string, device: string, options: ParsedCaptureOptions) {
     this.#fn = fn;
@@ -238,7 +244,13 @@ class Capture {
 
   /** Calls the function; a promise result is refused (the capture is synchronous). */
   #call(args: unknown[]): unknown {
-    const result = this.#fn(...args);
+    let result: unknown;
+    try {
+      result = this.#fn(...args);
+    } catch (error) {
+      this.#thrownByFunction = { error };
+      throw error;
+    }
     if (isThenable(result)) {
       // Nobody awaits it: keep a rejection from becoming an unhandled one.
       Promise.resolve(result).then(undefined, () => undefined);
@@ -343,11 +355,14 @@ class Capture {
     return errors;
   }
 
-  /** Own check errors and failures before the warm-up keep their class; the rest become stage errors. */
+  /**
+   * Own check errors and failures before the warm-up keep their class; the rest, and whatever the
+   * function threw, become stage errors.
+   */
   #translate(error: unknown, cleanupErrors: readonly unknown[]): unknown {
-    if (this.#stage === null || error instanceof CudaGraphCaptureError || (typeof error === 'object' && error !== null && this.#own.has(error))) {
-      return error;
-    }
+    const fromFunction = this.#thrownByFunction !== null && this.#thrownByFunction.error === error;
+    const own = error instanceof CudaGraphCaptureError || (typeof error === 'object' && error !== null && this.#own.has(error));
+    if (this.#stage === null || (own && !fromFunction)) return error;
     let detail = error instanceof Error ? `${error.name}: ${error.message}` : `a non-Error was thrown: ${String(error)}`;
     if (cleanupErrors.length > 0) {
       const listed = cleanupErrors.map((e) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e))).join('; ');
