@@ -10,6 +10,8 @@ import { describe, it } from 'vitest';
 import { cuda } from './cuda.js';
 import { nativeInfo } from './diagnostics.js';
 
+export { FAKE_CUDA_ADDON, runOnFakeCuda, type FakeCudaRun } from './fake-cuda-suite.js';
+
 /** Whether `FHELIUM_REQUIRE_CUDA=1` asks CUDA tests to fail instead of skipping. */
 export function cudaRequired(): boolean {
   return process.env.FHELIUM_REQUIRE_CUDA === '1';

@@ -1,0 +1,24 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+import { runOnFakeCuda } from './testing.js';
+
+/** The CUDA-gated files whose kernels the fake build has (csrc/hosttest/fake_kernels.cpp). */
+const FILES = [
+  'src/cuda-tensor.test.ts',
+  'src/cuda-stream.test.ts',
+  'src/cuda-graph.test.ts',
+  'src/cuda-allocator.test.ts',
+  'src/cuda-modarith.test.ts',
+  'src/cuda-sampling.test.ts',
+  'src/cuda-mul-accumulate.test.ts',
+  'src/cuda-copy-tensors.test.ts',
+];
+
+describe('CUDA-gated tests on the fake-CUDA build (no GPU needed)', () => {
+  it('tensors, streams, graphs, the allocator and the faked kernels pass with CUDA required', () => {
+    const run = runOnFakeCuda(path.resolve(import.meta.dirname, '..'), FILES);
+    expect([run.failed, run.failedFiles], run.output).toEqual([0, 0]);
+    for (const file of FILES) expect(run.passedByFile.get(file), `${file}\n${run.output}`).toBeGreaterThan(0);
+  });
+});
