@@ -16,6 +16,8 @@
 # It runs in the committed tree packed as .gpu/repo.tar.xz (its commit in .gpu/COMMIT); the working
 # tree that travels with the call only supplies this script and .gpu/.
 # FHELIUM_BENCH_FILTER=<text> runs only the benchmark scripts whose "package/file" matches that regular expression.
+# FHELIUM_TEST_PACKAGES="graph buffer" runs only those packages' tests (folder names under packages/),
+# for a short run when little device time is left; the default is every package.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 : "${OUT:?OUT must name the folder whose files come back}"
@@ -52,6 +54,7 @@ if has tests; then
   export FHELIUM_REQUIRE_CUDA=1
   for dir in packages/*/; do
     [ -d "$dir/src" ] || continue
+    if [ -n "${FHELIUM_TEST_PACKAGES:-}" ] && [[ " $FHELIUM_TEST_PACKAGES " != *" $(basename "$dir") "* ]]; then continue; fi
     echo "=== tests: $dir" | tee -a "$OUT/tests.log"
     (cd "$dir" && node ../../node_modules/vitest/vitest.mjs run --reporter=default --reporter=json \
       --outputFile.json=test-results/vitest.json) >> "$OUT/tests.log" 2>&1 || status=1
