@@ -15,6 +15,9 @@ import { fileURLToPath } from 'node:url';
 /** The fake-CUDA build, made beside the addon by `npm run build:native` unless FHELIUM_BUILD_FAKE_CUDA=0. */
 export const FAKE_CUDA_ADDON = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'build', 'Release', 'fhelium_native_fakecuda.node');
 
+/** How long the child run may take; the suites take 10–20 s. */
+const CHILD_TIMEOUT_MS = 10 * 60_000;
+
 /** Counts of one fake-CUDA run, per file and in all, with the run's console output for failure messages. */
 export interface FakeCudaRun {
   readonly passed: number;
@@ -41,8 +44,8 @@ interface VitestJsonReport {
  * build (`FHELIUM_NATIVE_PATH`) and requires CUDA (`FHELIUM_REQUIRE_CUDA=1`, so nothing passes by
  * skipping), and returns its counts. The child writes its JSON report to a temporary folder, not to
  * the caller's `test-results/`.
- * @throws Error when the fake build is missing (saying how to build it) or the run wrote no report
- *   (with its output).
+ * @throws Error when the fake build is missing (saying how to build it), or the run did not finish
+ *   within 10 minutes or wrote no report (with its output).
  */
 export function runOnFakeCuda(root: string, files: readonly string[]): FakeCudaRun {
   if (!existsSync(FAKE_CUDA_ADDON)) {
@@ -57,9 +60,17 @@ export function runOnFakeCuda(root: string, files: readonly string[]): FakeCudaR
     const r = spawnSync(
       process.execPath,
       [path.join(vitestDir, 'vitest.mjs'), 'run', ...files, '--reporter=default', '--reporter=json', `--outputFile.json=${reportPath}`],
-      { cwd: root, encoding: 'utf8', env: { ...env, FHELIUM_NATIVE_PATH: FAKE_CUDA_ADDON, FHELIUM_REQUIRE_CUDA: '1', NO_COLOR: '1' } },
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...env, FHELIUM_NATIVE_PATH: FAKE_CUDA_ADDON, FHELIUM_REQUIRE_CUDA: '1', NO_COLOR: '1' },
+        // The caller's test timeout cannot interrupt a synchronous spawn: a hung child must end here.
+        timeout: CHILD_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
+      },
     );
     const output = `${r.stdout}${r.stderr}`;
+    if (r.error !== undefined) throw new Error(`vitest on the fake-CUDA build did not finish: ${r.error.message} (limit ${CHILD_TIMEOUT_MS / 1000} s):\n${output}`);
     if (!existsSync(reportPath)) throw new Error(`vitest on the fake-CUDA build wrote no report (exit ${String(r.status)}):\n${output}`);
     const report = JSON.parse(readFileSync(reportPath, 'utf8')) as VitestJsonReport;
     const passedByFile = new Map(
