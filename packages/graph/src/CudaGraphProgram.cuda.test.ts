@@ -278,7 +278,10 @@ describeCuda('CudaGraphProgram on CUDA', () => {
   it('refuses mismatching inputs with their path, copying nothing', () => {
     const { program, examples } = capture();
     const good = randomLimbs(9n, { device: DEV });
-    const cases: Array<[unknown[], string, RegExp]> = [
+    const cases: Array<[unknown, string, RegExp]> = [
+      // Not an array at all (the types refuse these; JavaScript callers can still pass them).
+      [good, 'inputs', /inputs: node kind: expected an array of length 2, found a uint64 tensor of shape \[4, 256\]/],
+      [null, 'inputs', /inputs: node kind: expected an array of length 2, found null/],
       [[randomCiphertext(1n, { device: DEV })], 'inputs', /inputs: array length: expected 2, found 1/],
       [[randomCiphertext(1n, { device: DEV }, 2), good], 'inputs[0]', /inputs\[0\]: metadata.level: expected 3, found 2/],
       [[randomCiphertext(1n, { device: DEV }), Tensor.empty([4, 8], { dtype: 'uint64', device: DEV })], 'inputs[1]', /inputs\[1\]: shape: expected \[4, 256\], found \[4, 8\]/],
