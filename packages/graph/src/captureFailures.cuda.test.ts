@@ -317,14 +317,20 @@ describeCuda('CudaGraphProgram.capture failures', () => {
     const x = randomLimbs(61n, { device: DEV });
     const storages: unknown[] = [];
     const addresses: bigint[] = [];
+    const streams: Stream[] = [];
     const program = CudaGraphProgram.capture(
       (t: Tensor) => {
         storages.push(t.storageKey);
         addresses.push(t.dataPtr);
+        streams.push(Stream.current(DEV));
         return addMod(t, t, m);
       },
       { exampleInputs: [x], warmup: 3 },
     );
+    // Warm-up and capture run on one side stream, not on the caller's.
+    expect(new Set(streams).size).toBe(1);
+    expect(streams[0]).not.toBe(Stream.default(DEV));
+    expect(Stream.current(DEV)).toBe(Stream.default(DEV));
     // Three warm-up evaluations, each on a buffer of its own, then the capture on the retained one
     // (whose address no warm-up buffer can have: it is allocated first and kept).
     expect(storages).toHaveLength(4);
