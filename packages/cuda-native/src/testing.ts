@@ -5,10 +5,11 @@
  * except when `FHELIUM_REQUIRE_CUDA=1`, where an unavailable CUDA makes a failing test instead, so
  * a GPU run cannot pass by skipping.
  */
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { cuda } from './cuda.js';
 import { nativeInfo } from './diagnostics.js';
+import { runOnFakeCuda } from './fake-cuda-suite.js';
 
 export { FAKE_CUDA_ADDON, runOnFakeCuda, type FakeCudaRun } from './fake-cuda-suite.js';
 
@@ -55,4 +56,18 @@ export function itCuda(name: string, fn: () => unknown, timeout?: number): void 
  */
 export function realGpu(): boolean {
   return !nativeInfo().fakeCudaRuntime;
+}
+
+/**
+ * One test that runs `files` (paths relative to the package folder `root`) on the fake-CUDA build
+ * with CUDA required (see {@link runOnFakeCuda}). It passes when no test and no file failed and
+ * every file passed tests, so a file that stops running (say, renamed) fails it too; a failure
+ * message carries the child run's output.
+ */
+export function itOnFakeCuda(name: string, root: string, files: readonly string[]): void {
+  it(name, () => {
+    const run = runOnFakeCuda(root, files);
+    expect([run.failed, run.failedFiles], run.output).toEqual([0, 0]);
+    for (const file of files) expect(run.passedByFile.get(file), `${file}\n${run.output}`).toBeGreaterThan(0);
+  });
 }
