@@ -283,6 +283,54 @@ describeCuda('CUDA graphs', () => {
     s.dispose();
   });
 
+  it('holdsStorageOf tells storage allocated during the capture from every other storage', () => {
+    const moduli = modulusTable(TEST_PRIMES, { device: 'cuda' });
+    const x = Tensor.fromArray(randomLimbs(TEST_PRIMES, 2, N, 12n), { shape: SHAPE, device: 'cuda' });
+    const host = Tensor.fromArray(new Uint32Array([1, 2, 3]));
+    const s = new Stream();
+    s.waitStream(Stream.default());
+    const graph = new CudaGraph();
+    // No pool before the first capture.
+    expect(graph.holdsStorageOf(x)).toBe(false);
+    let inside: boolean | null = null;
+    const out = graph.capture(
+      () => {
+        const w = chain(x, x, moduli);
+        inside = graph.holdsStorageOf(w);
+        return w;
+      },
+      { stream: s },
+    );
+    expect(inside).toBe(true);
+    expect(graph.holdsStorageOf(out)).toBe(true);
+    // A view shares its base's storage, and so its pool.
+    const view = out.narrow(0, 1, 1);
+    expect(graph.holdsStorageOf(view)).toBe(true);
+    // Storage made before the capture, after it, or on the host is not the pool's.
+    expect(graph.holdsStorageOf(x)).toBe(false);
+    expect(graph.holdsStorageOf(moduli)).toBe(false);
+    const after = chain(x, x, moduli);
+    expect(graph.holdsStorageOf(after)).toBe(false);
+    expect(graph.holdsStorageOf(host)).toBe(false);
+    // Another graph's pool is not this one's.
+    const other = new CudaGraph();
+    const otherOut = other.capture(() => chain(x, x, moduli), { stream: s });
+    expect(other.holdsStorageOf(otherOut)).toBe(true);
+    expect(graph.holdsStorageOf(otherOut)).toBe(false);
+    expect(other.holdsStorageOf(out)).toBe(false);
+    expect(() => graph.holdsStorageOf(7 as unknown as Tensor)).toThrow('CudaGraph.holdsStorageOf: expected a Tensor, got 7');
+    view.dispose();
+    expect(() => graph.holdsStorageOf(view)).toThrow(DisposedError);
+    // reset releases the pool: nothing is held any more, even storage still alive in it.
+    graph.reset();
+    expect(graph.holdsStorageOf(out)).toBe(false);
+    graph.dispose();
+    expect(() => graph.holdsStorageOf(out)).toThrow(DisposedError);
+    other.dispose();
+    for (const t of [moduli, x, host, out, after, otherOut]) t.dispose();
+    s.dispose();
+  });
+
   it('refuses misuse: default stream, capturing twice, replay before capture', () => {
     const src = Tensor.fromArray(new Uint32Array([1, 2, 3]), { device: 'cuda' });
     const dst = Tensor.empty([3], { dtype: 'uint32', device: 'cuda' });

@@ -5,6 +5,7 @@
 import { CudaGraphStateError, CudaUnavailableError, DisposedError, TensorArgumentError } from './errors.js';
 import { native, nativeCudaStatus, type NativeHandle } from './native.js';
 import { Stream, withStream } from './stream.js';
+import { Tensor } from './tensor.js';
 
 /** Options of {@link CudaGraph.capture}. */
 export interface CaptureOptions {
@@ -135,6 +136,23 @@ export class CudaGraph {
     const handle = this._live(where);
     if (!this.#captured) throw new CudaGraphStateError(`${where}: nothing is captured; capture() first`);
     return Object.freeze(native().graphNodeCounts(handle));
+  }
+
+  /**
+   * Whether `tensor`'s storage was allocated in this graph's private pool, that is by work
+   * captured into it (during `capture`, or since by a capture still open). It tells a captured
+   * function's own outputs from tensors it returned without creating them (inputs, tensors bound
+   * in its closure). False before the first capture and after `reset` (no pool is held then), and
+   * for CPU tensors and tensors of another device.
+   * @throws {TensorArgumentError} when `tensor` is not a Tensor.
+   * @throws {DisposedError} after dispose(), or for a disposed tensor.
+   */
+  holdsStorageOf(tensor: Tensor): boolean {
+    const where = 'CudaGraph.holdsStorageOf';
+    const handle = this._live(where);
+    if (!(tensor instanceof Tensor)) throw new TensorArgumentError(`${where}: expected a Tensor, got ${String(tensor)}`);
+    if (tensor.isDisposed) throw new DisposedError(`${where}: the tensor was disposed`);
+    return native().graphPoolHolds(handle, tensor._storage._live(where));
   }
 
   /** Drops the captured graph and releases its private pool; the graph can capture again. */

@@ -104,6 +104,7 @@ export interface NativeBinding {
   graphReplay(graph: NativeHandle<'graph'>, stream: NativeHandle<'stream'>): void;
   graphReset(graph: NativeHandle<'graph'>): void;
   graphNodeCounts(graph: NativeHandle<'graph'>): CudaGraphNodeCounts;
+  graphPoolHolds(graph: NativeHandle<'graph'>, storage: StorageHandle): boolean;
   graphDestroy(graph: NativeHandle<'graph'>): void;
   captureOpen(): boolean;
 

@@ -1,6 +1,7 @@
 // Streams, events and CUDA graphs. In a CPU-only build every entry point throws
 // Error(CudaUnavailable) (TypeScript refuses CUDA devices before getting here).
 #include "binding/binding.h"
+#include "binding/storage.h"
 
 #if FHELIUM_WITH_CUDA
 #include <cuda_runtime_api.h>
@@ -331,6 +332,22 @@ napi_value graph_node_counts(Args& a) {
 #endif
 }
 FHELIUM_BINDING("graphNodeCounts", graph_node_counts)
+
+// graphPoolHolds(graph, storage): whether the storage was allocated in the graph's private pool
+// (during its capture). False for host storage, storage of another device, and a graph holding no
+// pool. Throws Error(Disposed) for a disposed graph or a released storage.
+napi_value graph_pool_holds(Args& a) {
+#if FHELIUM_WITH_CUDA
+  const GraphHandle* g = live_graph(a, 0);
+  const Storage* s = storage_arg(a, 1);
+  const bool same_device = s->device >= 0 && s->device == g->device;
+  return boolean(a.env(), same_device && cuda::graph_pool_holds(g, static_cast<const cuda::Block*>(s->block)));
+#else
+  (void)a;
+  cuda_not_built();
+#endif
+}
+FHELIUM_BINDING("graphPoolHolds", graph_pool_holds)
 
 // graphDestroy(graph): reset, then mark destroyed (idempotent). Throws Error(Graph) while capturing.
 napi_value graph_destroy(Args& a) {

@@ -315,6 +315,12 @@ void CachingAllocator::release_pool(PrivatePool* pool) {
   maybe_release_pool(pool);
 }
 
+bool CachingAllocator::pool_holds(const PrivatePool* pool, const Block* block) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  // A block that is not live may have been merged or deleted: only live ones are looked at.
+  return pool != nullptr && live_.count(const_cast<Block*>(block)) != 0 && block->pool->owner == pool;
+}
+
 void CachingAllocator::maybe_release_pool(PrivatePool* pool) {
   if (pool->graph_alive || pool->live_blocks > 0) return;
   if (!captures_.empty()) {

@@ -90,6 +90,9 @@ class CachingAllocator {
   void end_capture(unsigned long long capture_id);
   // The graph no longer needs the pool: its memory goes back to CUDA once every block is free.
   void release_pool(PrivatePool* pool);
+  // Whether `block` (allocated or pending, from this allocator) was carved out of `pool`: it was
+  // allocated during that pool's capture.
+  bool pool_holds(const PrivatePool* pool, const Block* block) const;
   // After `stream` was synchronized and is about to be destroyed: its blocks become default-stream
   // blocks, and recorded uses on it are dropped (they completed).
   void on_stream_destroyed(cudaStream_t stream);

@@ -189,6 +189,11 @@ void graph_reset(GraphHandle* g) {
   }
 }
 
+bool graph_pool_holds(const GraphHandle* g, const Block* block) {
+  if (g->pool == nullptr || block == nullptr) return false;
+  return CachingAllocator::get(g->device).pool_holds(g->pool, block);
+}
+
 GraphNodeCounts graph_node_counts(const GraphHandle* g) {
   FHELIUM_CHECK(!g->destroyed, Disposed, "the CudaGraph was disposed");
   FHELIUM_CHECK(g->exec != nullptr, Graph, "no nodes to count: the CudaGraph has not captured anything (or was reset)");

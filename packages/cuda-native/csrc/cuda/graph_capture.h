@@ -56,6 +56,11 @@ void graph_replay(GraphHandle* g, StreamHandle* stream);
 // Drops the executable graph and releases the private pool. Throws Error(Graph) during capture.
 void graph_reset(GraphHandle* g);
 
+// Whether `block` (a live block of the caching allocator of `g`'s device) was allocated in `g`'s
+// private pool, that is during its capture; false when `g` holds no pool (nothing captured, or
+// reset since).
+bool graph_pool_holds(const GraphHandle* g, const Block* block);
+
 struct GraphNodeCounts {
   std::size_t nodes;    // every node: kernels, copies, memsets, event and host nodes
   std::size_t kernels;  // kernel nodes alone
