@@ -162,6 +162,7 @@ class Capture {
     const output = (this.#captured = this.#checkOutput(result, 'capture'));
     if (checkLiveness) checkInputLiveness(inputs, output, 'capture', this.#name);
     this.#checkFresh(output, 'capture');
+    this.#checkCreatedInCapture(output, inputs);
     this.#previous?.dispose((leaf) => this.#keeps(leaf));
     this.#previous = null;
     // The side stream finished reading it after the last warm-up evaluation.
@@ -269,8 +270,9 @@ class Capture {
    *
    * @throws TypeError (kept as it is) for an unsupported output leaf.
    * @throws CudaGraphCaptureError ("output check") for a disposed tensor or one on another CUDA
-   *   device. Neither output is disposed: the program cannot tell which of its tensors the
-   *   function created.
+   *   device. A refused capture output's tensors that lie in the graph's private pool (the function
+   *   created them during the capture) are disposed; a refused warm-up output is left to garbage
+   *   collection, since nothing tells the function's tensors there from the caller's.
    */
   #checkOutput(result: unknown, stage: CudaGraphCaptureStage): OutputTree {
     let output: OutputTree;
@@ -281,8 +283,40 @@ class Capture {
       throw error;
     }
     const invalid = output.invalidLeaf(this.#device);
-    if (invalid !== null) throw new CudaGraphCaptureError({ stage, functionName: this.#name, detail: `output check: ${invalid}` });
+    if (invalid !== null) {
+      if (stage === 'capture') output.dispose((leaf) => !this.#createdInCapture(leaf));
+      throw new CudaGraphCaptureError({ stage, functionName: this.#name, detail: `output check: ${invalid}` });
+    }
     return output;
+  }
+
+  /** Whether `leaf` is live and its storage lies in the graph's private pool: the captured work allocated it. */
+  #createdInCapture(leaf: Tensor): boolean {
+    const graph = this.#graph;
+    return graph !== null && !leaf.isDisposed && leaf.device === this.#device && graph.holdsStorageOf(leaf);
+  }
+
+  /**
+   * Every captured output tensor must lie in the graph's private pool, the one check of ownership
+   * that needs no warm-up: the program disposes its output in `close()`, and storage allocated
+   * before the capture (a tensor bound in the function's closure) is not its to dispose. With
+   * `checkInputLiveness: false` an output may also be input storage (an in-place function's
+   * argument), which the input buffer owns and keeps. Storage refused here is kept out of every
+   * disposal.
+   */
+  #checkCreatedInCapture(output: OutputTree, inputs: EvaluationInputs): void {
+    const inputStorages = new Set(inputs.leaves.map((leaf) => leaf.storageKey));
+    const foreign = output.leaves.flatMap((leaf, i) => (inputStorages.has(leaf.storageKey) || this.#createdInCapture(leaf) ? [] : [i]));
+    if (foreign.length === 0) return;
+    for (const i of foreign) this.#keepStorages.add((output.leaves[i] as Tensor).storageKey);
+    throw new CudaGraphCaptureError({
+      stage: 'capture',
+      functionName: this.#name,
+      detail:
+        `output ownership: expected every output tensor to be allocated by the captured work, found ${output.leafPaths[foreign[0] as number] as string} ` +
+        'with storage allocated before the capture (a tensor the function did not create, such as one bound in its closure); ' +
+        'the program owns and disposes its output: return a clone, or write into your own tensor and return null',
+    });
   }
 
   /** The captured output against the last warm-up output, when there was a warm-up. */
