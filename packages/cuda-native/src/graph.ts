@@ -139,8 +139,8 @@ export class CudaGraph {
   }
 
   /**
-   * Whether `tensor`'s storage was allocated in this graph's private pool, that is by work
-   * captured into it (during `capture`, or since by a capture still open). It tells a captured
+   * Whether `tensor`'s storage was allocated in this graph's private pool, that is by the work
+   * of its capture (callable during `capture` too, for what was allocated so far). It tells a captured
    * function's own outputs from tensors it returned without creating them (inputs, tensors bound
    * in its closure). False before the first capture and after `reset` (no pool is held then), and
    * for CPU tensors and tensors of another device.
