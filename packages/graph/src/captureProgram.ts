@@ -314,7 +314,7 @@ class Capture {
       functionName: this.#name,
       detail:
         `output ownership: expected every output tensor to be allocated by the captured work, found ${output.leafPaths[foreign[0] as number] as string} ` +
-        'with storage allocated before the capture (a tensor the function did not create, such as one bound in its closure); ' +
+        `with storage outside the graph's private pool (allocated before the capture, such as a tensor bound in the closure, or on a stream the capture does not record); ` +
         'the program owns and disposes its output: return a clone, or write into your own tensor and return null',
     });
   }
