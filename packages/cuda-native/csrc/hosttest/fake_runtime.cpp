@@ -19,17 +19,25 @@ struct Work {
 using WorkList = std::vector<std::shared_ptr<Work>>;
 }  // namespace
 
+// Capture with fork and join, as CUDA does it: a stream that waits on an event recorded in a
+// capture joins that capture (same id); its work goes into the graph of the stream that began the
+// capture (the origin), and ending the capture there ends it on every joined stream. The fake runs
+// captured work in the order it was enqueued, which respects every event dependency.
 struct CUstream_st {
   bool busy = false;
   unsigned long long generation = 0;
   bool capturing = false;
   unsigned long long capture_id = 0;
+  CUstream_st* capture_origin = nullptr;  // the origin of the capture this stream joined
+  std::vector<CUstream_st*> joined;       // on an origin: the streams that joined its capture
   WorkList captured;
 };
 struct CUevent_st {
   CUstream_st* stream = nullptr;
   unsigned long long generation = 0;
   bool captured = false;
+  CUstream_st* capture_origin = nullptr;  // when captured: the origin of that capture
+  unsigned long long capture_id = 0;
 };
 struct CUgraph_st {
   WorkList work;
@@ -138,6 +146,8 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   CUstream_st* s = resolve(stream);
   // Recorded into a graph: such an event cannot be queried or waited on by the host afterwards.
   event->captured = s->capturing;
+  event->capture_origin = s->capturing ? (s->capture_origin != nullptr ? s->capture_origin : s) : nullptr;
+  event->capture_id = s->capturing ? s->capture_id : 0;
   event->stream = s->busy ? s : nullptr;
   event->generation = s->generation;
   return cudaSuccess;
@@ -157,12 +167,19 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode) {
   if (stream == nullptr) return cudaErrorStreamCaptureUnsupported;
   stream->capturing = true;
   stream->capture_id = ++g_next_capture;
+  stream->capture_origin = nullptr;
   ++g_open_captures;
   return cudaSuccess;
 }
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
   if (stream == nullptr || !stream->capturing) return cudaErrorInvalidValue;
   stream->capturing = false;
+  for (CUstream_st* joined : stream->joined) {
+    joined->capturing = false;
+    joined->capture_id = 0;
+    joined->capture_origin = nullptr;
+  }
+  stream->joined.clear();
   --g_open_captures;
   *graph = new CUgraph_st();
   (*graph)->work.swap(stream->captured);
@@ -246,8 +263,20 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType* type) 
   *type = work->fn == &run_copy ? cudaGraphNodeTypeMemcpy : cudaGraphNodeTypeKernel;
   return cudaSuccess;
 }
-cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t event, unsigned) {
-  return event->captured && g_open_captures == 0 ? cudaErrorStreamCaptureUnsupported : cudaSuccess;
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned) {
+  if (!event->captured) return cudaSuccess;
+  CUstream_st* origin = event->capture_origin;
+  if (g_open_captures == 0 || origin == nullptr || !origin->capturing || origin->capture_id != event->capture_id) {
+    return cudaErrorStreamCaptureUnsupported;  // an event of a capture that has ended
+  }
+  CUstream_st* s = resolve(stream);
+  if (!s->capturing) {
+    s->capturing = true;
+    s->capture_id = event->capture_id;
+    s->capture_origin = origin;
+    origin->joined.push_back(s);
+  }
+  return cudaSuccess;
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   if (g_open_captures > 0 || event->captured) return cudaErrorStreamCaptureUnsupported;
@@ -265,7 +294,7 @@ void enqueue(cudaStream_t stream, void (*fn)(void*), void* state, void (*destroy
   std::shared_ptr<Work> work(new Work{fn, state, destroy});
   CUstream_st* s = resolve(stream);
   if (s->capturing) {
-    s->captured.push_back(std::move(work));
+    (s->capture_origin != nullptr ? s->capture_origin : s)->captured.push_back(std::move(work));
   } else {
     work->fn(work->state);
   }
