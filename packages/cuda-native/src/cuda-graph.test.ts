@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 
 import { copyTensors } from './copy-tensors.js';
 import { cuda, emptyCache, emptyPinnedCache, memoryAllocated, memoryReserved } from './cuda.js';
-import { CudaGraphCaptureViolationError, CudaGraphStateError, DisposedError } from './errors.js';
+import { CudaGraphCaptureViolationError, CudaGraphStateError, DisposedError, TensorDisposedError } from './errors.js';
 import { Event } from './event.js';
 import { CudaGraph, isCapturing } from './graph.js';
 import { addMod, modulusTable, mulMod, negMod, subMod } from './modarith.js';
@@ -320,7 +320,7 @@ describeCuda('CUDA graphs', () => {
     expect(other.holdsStorageOf(out)).toBe(false);
     expect(() => graph.holdsStorageOf(7 as unknown as Tensor)).toThrow('CudaGraph.holdsStorageOf: expected a Tensor, got 7');
     view.dispose();
-    expect(() => graph.holdsStorageOf(view)).toThrow(DisposedError);
+    expect(() => graph.holdsStorageOf(view)).toThrow(TensorDisposedError);
     // reset releases the pool: nothing is held any more, even storage still alive in it.
     graph.reset();
     expect(graph.holdsStorageOf(out)).toBe(false);

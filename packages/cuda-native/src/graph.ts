@@ -2,7 +2,7 @@
  * CUDA graphs captured from JavaScript: the work a synchronous function enqueues on a stream is
  * recorded into a graph, instantiated, and replayed later at the same device addresses.
  */
-import { CudaGraphStateError, CudaUnavailableError, DisposedError, TensorArgumentError } from './errors.js';
+import { CudaGraphStateError, CudaUnavailableError, DisposedError, TensorArgumentError, TensorDisposedError } from './errors.js';
 import { native, nativeCudaStatus, type NativeHandle } from './native.js';
 import { Stream, withStream } from './stream.js';
 import { Tensor } from './tensor.js';
@@ -145,13 +145,14 @@ export class CudaGraph {
    * in its closure). False before the first capture and after `reset` (no pool is held then), and
    * for CPU tensors and tensors of another device.
    * @throws {TensorArgumentError} when `tensor` is not a Tensor.
-   * @throws {DisposedError} after dispose(), or for a disposed tensor.
+   * @throws {DisposedError} after dispose().
+   * @throws {TensorDisposedError} for a disposed tensor.
    */
   holdsStorageOf(tensor: Tensor): boolean {
     const where = 'CudaGraph.holdsStorageOf';
     const handle = this._live(where);
     if (!(tensor instanceof Tensor)) throw new TensorArgumentError(`${where}: expected a Tensor, got ${String(tensor)}`);
-    if (tensor.isDisposed) throw new DisposedError(`${where}: the tensor was disposed`);
+    if (tensor.isDisposed) throw new TensorDisposedError(`${where}: the tensor was disposed (use after dispose)`);
     return native().graphPoolHolds(handle, tensor._storage._live(where));
   }
 

@@ -168,7 +168,12 @@ void test_graph_capture_private_pool() {
   CHECK(out->ptr == ptmp);  // reuse inside the capture, same stream
   Block* general = alloc().allocate(1000, nullptr);  // another stream: general pool
   CHECK(general->pool->owner == nullptr);
+  CHECK(alloc().pool_holds(g.pool, out) && graph_pool_holds(&g, out));
+  CHECK(!alloc().pool_holds(g.pool, general) && !graph_pool_holds(&g, general));
+  CHECK(!graph_pool_holds(&g, outside));
+  CHECK(!alloc().pool_holds(nullptr, out) && !graph_pool_holds(&g, nullptr));
   alloc().free(general);
+  CHECK(!alloc().pool_holds(g.pool, general));  // a freed block is not looked at
   // cudaMalloc during capture must run in relaxed mode; the mode is restored afterwards.
   CHECK(fake_cuda::capture_mode() == cudaStreamCaptureModeGlobal);
   // Recorded uses freed during capture are deferred (no event on a capturing stream).
@@ -180,7 +185,18 @@ void test_graph_capture_private_pool() {
   CHECK(g.exec != nullptr);
   graph_replay(&g, s);
 
+  CHECK(graph_pool_holds(&g, out));
+  GraphHandle other;
+  CHECK(!graph_pool_holds(&other, out));  // no pool before a capture
+  capture_begin(&other, s);
+  Block* other_out = alloc().allocate(1000, s->stream);
+  capture_end(&other);
+  CHECK(graph_pool_holds(&other, other_out) && !graph_pool_holds(&g, other_out) && !graph_pool_holds(&other, out));
+  alloc().free(other_out);
+  graph_reset(&other);
+
   graph_reset(&g);
+  CHECK(!graph_pool_holds(&g, out));  // the pool was released, though `out` still lives in it
   // General segments of s and of the default stream, plus the pool's: `out` still lives in it.
   CHECK(alloc().reserved() == r0 + (6u << 20));
   alloc().free(out);
