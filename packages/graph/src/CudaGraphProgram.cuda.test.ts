@@ -450,6 +450,38 @@ describeCuda('CudaGraphProgram on CUDA', () => {
     disposeAll(examples[0].c0, examples[0].c1, examples[1]);
   });
 
+  it('accepts, with any warm-up, outputs the captured work allocated: on a stream forked into the capture, views, exact values', () => {
+    const m = moduliOn(DEV);
+    const x = randomLimbs(23n, { device: DEV });
+    const fork = new Stream(DEV);
+    // A second stream joins the capture by waiting on the captured one; its allocations come from
+    // the graph's pool too, so the ownership check must accept its tensors.
+    const forked = (t: Tensor): { doubled: Tensor; head: Tensor; ct: TestCiphertext } => {
+      const main = Stream.current(DEV);
+      fork.waitStream(main);
+      const doubled = withStream(fork, () => addMod(t, t, m));
+      main.waitStream(fork);
+      const squared = mulMod(t, t, m);
+      return { doubled, head: squared.narrow(1, 0, 8), ct: new TestCiphertext(3, squared, addMod(squared, t, m)) };
+    };
+    for (const warmup of [0, 2]) {
+      const program = CudaGraphProgram.capture(forked, { exampleInputs: [x], warmup });
+      for (const seed of [24n, 25n]) {
+        const y = randomLimbs(seed, { device: DEV });
+        const out = program.replay([y], { synchronize: true });
+        const eager = forked(y);
+        cuda.synchronize();
+        expect(out.doubled.toArray(), `warmup ${warmup}`).toEqual(eager.doubled.toArray());
+        expect(out.head.toArray()).toEqual(eager.head.toArray());
+        expect(out.ct.c1.toArray()).toEqual(eager.ct.c1.toArray());
+        disposeAll(y, eager.doubled, eager.head, eager.ct.c0, eager.ct.c1);
+      }
+      program.close();
+    }
+    fork.dispose();
+    x.dispose();
+  });
+
   it('supports `using`, the decorator shorthand, null outputs and outputs nested in Maps', () => {
     const x = randomLimbs(21n, { device: DEV });
     const target = Tensor.empty([4, 256], { dtype: 'uint64', device: DEV });
