@@ -293,7 +293,7 @@ class Capture {
   /** Whether `leaf` is live and its storage lies in the graph's private pool: the captured work allocated it. */
   #createdInCapture(leaf: Tensor): boolean {
     const graph = this.#graph;
-    return graph !== null && !leaf.isDisposed && leaf.device === this.#device && graph.holdsStorageOf(leaf);
+    return graph !== null && !leaf.isDisposed && graph.holdsStorageOf(leaf);
   }
 
   /**

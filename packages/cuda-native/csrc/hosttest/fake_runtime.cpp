@@ -56,6 +56,8 @@ thread_local cudaStreamCaptureMode t_mode = cudaStreamCaptureModeGlobal;
 int g_open_captures = 0;
 
 CUstream_st* resolve(cudaStream_t s) { return s == nullptr ? &g_legacy : s; }
+// The stream whose capture `s` takes part in: its origin when it joined one, else itself.
+CUstream_st* capture_origin_of(CUstream_st* s) { return s->capture_origin != nullptr ? s->capture_origin : s; }
 }  // namespace
 
 cudaError_t cudaGetDeviceCount(int* count) {
@@ -146,7 +148,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   CUstream_st* s = resolve(stream);
   // Recorded into a graph: such an event cannot be queried or waited on by the host afterwards.
   event->captured = s->capturing;
-  event->capture_origin = s->capturing ? (s->capture_origin != nullptr ? s->capture_origin : s) : nullptr;
+  event->capture_origin = s->capturing ? capture_origin_of(s) : nullptr;
   event->capture_id = s->capturing ? s->capture_id : 0;
   event->stream = s->busy ? s : nullptr;
   event->generation = s->generation;
@@ -294,7 +296,7 @@ void enqueue(cudaStream_t stream, void (*fn)(void*), void* state, void (*destroy
   std::shared_ptr<Work> work(new Work{fn, state, destroy});
   CUstream_st* s = resolve(stream);
   if (s->capturing) {
-    (s->capture_origin != nullptr ? s->capture_origin : s)->captured.push_back(std::move(work));
+    capture_origin_of(s)->captured.push_back(std::move(work));
   } else {
     work->fn(work->state);
   }
