@@ -2,7 +2,7 @@
  * CUDA graphs captured from JavaScript: the work a synchronous function enqueues on a stream is
  * recorded into a graph, instantiated, and replayed later at the same device addresses.
  */
-import { CudaGraphStateError, CudaUnavailableError, DisposedError, TensorArgumentError, TensorDisposedError } from './errors.js';
+import { CudaGraphStateError, CudaUnavailableError, DisposedError, TensorArgumentError } from './errors.js';
 import { native, nativeCudaStatus, type NativeHandle } from './native.js';
 import { Stream, withStream } from './stream.js';
 import { Tensor } from './tensor.js';
@@ -152,7 +152,7 @@ export class CudaGraph {
     const where = 'CudaGraph.holdsStorageOf';
     const handle = this._live(where);
     if (!(tensor instanceof Tensor)) throw new TensorArgumentError(`${where}: expected a Tensor, got ${String(tensor)}`);
-    if (tensor.isDisposed) throw new TensorDisposedError(`${where}: the tensor was disposed (use after dispose)`);
+    tensor._check(where);
     return native().graphPoolHolds(handle, tensor._storage._live(where));
   }
 
