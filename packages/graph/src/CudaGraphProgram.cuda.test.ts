@@ -256,6 +256,47 @@ describeCuda('CudaGraphProgram on CUDA', () => {
     disposeAll(a[0].c0, a[0].c1, a[1], bad[0].c0, bad[0].c1, bad[1], examples[0].c0, examples[0].c1, examples[1]);
   });
 
+  it('a copyOutput that fails after the launch leaves the replay on record: later copies wait for it, nothing stays pending', () => {
+    const { program, examples } = capture();
+    const other = new Stream(DEV);
+    const a = [randomCiphertext(41n, { device: DEV }), randomLimbs(42n, { device: DEV })] as [TestCiphertext, Tensor];
+    const b = [randomCiphertext(43n, { device: DEV }), randomLimbs(44n, { device: DEV })] as [TestCiphertext, Tensor];
+    const outOfMemory = new Error('out of memory (simulated)');
+    // The output's bare tensor is copied last (after the ciphertext's two): its clone runs out of memory.
+    const failingClone = (replay: () => unknown): void => {
+      const clone = vi.spyOn(Tensor.prototype, 'clone').mockImplementationOnce(() => {
+        throw outOfMemory;
+      });
+      try {
+        expect(replay).toThrow(outOfMemory);
+      } finally {
+        clone.mockRestore();
+      }
+    };
+    cuda.synchronize();
+    const allocated = memoryAllocated(DEV);
+    failingClone(() => program.replay(a, { copyOutput: true }));
+    // The copies made before the failure were released.
+    expect(memoryAllocated(DEV)).toBe(allocated);
+    const record = vi.spyOn(Event.prototype, 'record');
+    try {
+      // A copy on another stream waits for the replay that was launched: its event is recorded,
+      // and the buffer's last copy's.
+      const next = program.copyInputsFrom(b, { stream: other });
+      expect(record).toHaveBeenCalledTimes(2);
+      cuda.synchronize();
+      expect(wordsOf(program.output)).toEqual(referenceWords(41n, 42n));
+      // The replay of a pending copy read it even though its clone failed: no handle is needed after.
+      failingClone(() => program.replayPrepared({ copyHandle: next, copyOutput: true }));
+      expect(wordsOf(program.replayPrepared({ synchronize: true }))).toEqual(referenceWords(43n, 44n));
+    } finally {
+      record.mockRestore();
+    }
+    program.close();
+    other.dispose();
+    disposeAll(a[0].c0, a[0].c1, a[1], b[0].c0, b[0].c1, b[1], examples[0].c0, examples[0].c1, examples[1]);
+  });
+
   it('refuses a capture inside a captured function, and the outer capture still succeeds', () => {
     const m = moduliOn(DEV);
     const x = randomLimbs(25n, { device: DEV });

@@ -404,32 +404,44 @@ export class CudaGraphProgram<A extends unknown[], O> {
     }
   }
 
-  /** Orders after the latest copy, launches the graph on `stream`, clones the output if asked; records completion when the inputs came from another stream. */
+  /**
+   * Orders after the latest copy, launches the graph on `stream`, clones the output if asked;
+   * records completion when the inputs came from another stream. The program's record of the
+   * replay is updated as soon as the graph is launched, so a clone that fails (out of memory)
+   * leaves it true: later copies still wait for that replay, and the copy it read is no longer
+   * pending.
+   */
   #launch(state: OpenState, stream: Stream, copyOutput: boolean, synchronize: boolean): O {
     const latest = this.#latest;
     // Inputs copied on another stream: wait for the latest copy (GPU-side), ...
     const pipelined = latest !== null && this.#latestStream !== stream;
     if (pipelined) latest.waitOn(stream);
-    const result = this.#enqueueReplay(state, stream, copyOutput);
-    this.#finishReplay(state, stream, synchronize);
-    // ... and that stream's next copy will wait for this replay: record its event now, so the
-    // copy waits for exactly this replay and not for later work on the compute stream (which
-    // would serialize a copy/replay pipeline).
-    if (pipelined) this.#lastReplayEvent(state);
+    this.#enqueueReplay(state, stream);
+    this.#lastReplayStream = stream;
+    this.#replayRecorded = false;
+    this.#pending = false;
+    let result: O;
+    try {
+      // Cloned on the replay's stream, so the completion event (when recorded) follows the
+      // clones and the next replay cannot overwrite the output while they read it.
+      result = (copyOutput ? state.output.clone() : state.output.value) as O;
+    } finally {
+      // ... and that stream's next copy will wait for this replay: record its event now, so the
+      // copy waits for exactly this replay and not for later work on the compute stream (which
+      // would serialize a copy/replay pipeline).
+      if (pipelined) this.#lastReplayEvent(state);
+    }
+    if (synchronize) cuda.synchronize(state.device);
     return result;
   }
 
-  /** Launches the graph on `stream` after any replay on another stream and clones the output if asked. */
-  #enqueueReplay(state: OpenState, stream: Stream, copyOutput: boolean): O {
-    // Replays share output and temporaries: one on another stream must have finished.
+  /** Launches the graph on `stream` after any replay on another stream (replays share output and temporaries). */
+  #enqueueReplay(state: OpenState, stream: Stream): void {
     if (this.#lastReplayStream !== stream) {
       const previous = this.#lastReplayEvent(state);
       if (previous !== null) stream.waitEvent(previous);
     }
     state.graph.replay(stream);
-    // Cloned on the replay's stream, so the completion event (when recorded) follows the clones
-    // and the next replay cannot overwrite the output while they read it.
-    return (copyOutput ? state.output.clone() : state.output.value) as O;
   }
 
   /**
@@ -441,13 +453,6 @@ export class CudaGraphProgram<A extends unknown[], O> {
     this.#replayRecorded = true;
     if (event === null) this.#lastReplayStream = null;
     return event;
-  }
-
-  #finishReplay(state: OpenState, stream: Stream, synchronize: boolean): void {
-    this.#lastReplayStream = stream;
-    this.#replayRecorded = false;
-    this.#pending = false;
-    if (synchronize) cuda.synchronize(state.device);
   }
 
   #open(member: string): OpenState {
