@@ -11,7 +11,7 @@ describe('CopyHandle', () => {
     expect(() => new (CopyHandle as unknown as new (token: symbol, init: object) => CopyHandle)(Symbol("CopyHandle.constructing"), {})).toThrow(
       new TypeError('CopyHandle: handles are returned by ReusableValueBuffer.copyFrom() and cannot be constructed directly'),
     );
-    expect(Object.keys(api).sort()).toEqual(['CopyHandle', 'ReusableValueBuffer', 'buildValueTree', 'describeGiven', 'describeValueTree', 'findSharedStorage', 'pinValueTree', 'valueTreeNbytes']);
+    expect(Object.keys(api).sort()).toEqual(['CopyHandle', 'ReusableValueBuffer', 'buildValueTree', 'describeGiven', 'describeValueTree', 'emptyWithLayout', 'findSharedStorage', 'pinValueTree', 'valueTreeNbytes']);
   });
 
   it('has read-only device and bytesCopied and is not awaitable', async () => {

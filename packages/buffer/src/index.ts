@@ -11,3 +11,4 @@ export { valueTreeNbytes } from './valueTreeNbytes.js';
 export { describeValueTree, buildValueTree, type ValueTreeNode, type ValueTreeShape, type DescribedValueTree } from './ValueTreeShape.js';
 export { findSharedStorage, type SharedStorage } from './sharedStorage.js';
 export { describeGiven } from './describeGiven.js';
+export { emptyWithLayout, type Layout } from './emptyWithLayout.js';

@@ -297,6 +297,33 @@ describeCuda('CudaGraphProgram on CUDA', () => {
     disposeAll(a[0].c0, a[0].c1, a[1], b[0].c0, b[0].c1, b[1], examples[0].c0, examples[0].c1, examples[1]);
   });
 
+  it('copyOutput copies the views an exact value holds into views of new storage with the same layout', () => {
+    const m = moduliOn(DEV);
+    const x = randomLimbs(31n, { device: DEV });
+    // An exact signature includes the stride, so contiguous copies could not be rebuilt into a TestCiphertext.
+    const heads = (t: Tensor): TestCiphertext => new TestCiphertext(3, mulMod(t, t, m).narrow(1, 0, 8), addMod(t, t, m).narrow(1, 8, 8));
+    const program = CudaGraphProgram.capture(heads, { exampleInputs: [x] });
+    const y = randomLimbs(32n, { device: DEV });
+    const z = randomLimbs(33n, { device: DEV });
+    const owned = program.replay([y], { copyOutput: true });
+    program.replay([z]);
+    const eager = heads(y);
+    cuda.synchronize();
+    expect(owned).toBeInstanceOf(TestCiphertext);
+    for (const [copy, borrowed] of [
+      [owned.c0, program.output.c0],
+      [owned.c1, program.output.c1],
+    ] as const) {
+      expect([copy.shape, copy.stride]).toEqual([borrowed.shape, borrowed.stride]);
+      expect(copy.isContiguous()).toBe(false);
+      expect(copy.dataPtr).not.toBe(borrowed.dataPtr);
+    }
+    program.close();
+    expect(owned.c0.toArray()).toEqual(eager.c0.toArray());
+    expect(owned.c1.toArray()).toEqual(eager.c1.toArray());
+    disposeAll(owned.c0, owned.c1, eager.c0, eager.c1, x, y, z);
+  });
+
   it('refuses a capture inside a captured function, and the outer capture still succeeds', () => {
     const m = moduliOn(DEV);
     const x = randomLimbs(25n, { device: DEV });

@@ -67,6 +67,26 @@ describe('OutputTree (on CPU tensors: the device is a parameter)', () => {
     expect(copy.twice[0]?.toArray()).toEqual(before);
   });
 
+  it('clones an exact value\'s views with their layout, and a bare view contiguously', () => {
+    const base = randomLimbs(10n);
+    const ct = new TestCiphertext(3, base.narrow(1, 0, 8), base.narrow(1, 8, 8));
+    const head = base.narrow(1, 16, 8);
+    // A tensor both bare and in an exact value keeps its layout in both places (one clone).
+    const tree = OutputTree.check({ ct, head, again: ct.c1 }, 'cpu', WHERE);
+    const copy = tree.clone() as { ct: TestCiphertext; head: Tensor; again: Tensor };
+    for (const [cloned, original] of [
+      [copy.ct.c0, ct.c0],
+      [copy.ct.c1, ct.c1],
+    ] as const) {
+      expect([cloned.shape, cloned.stride]).toEqual([original.shape, original.stride]);
+      expect(cloned.storageKey).not.toBe(base.storageKey);
+      expect(cloned.toArray()).toEqual(original.toArray());
+    }
+    expect(copy.again).toBe(copy.ct.c1);
+    expect([copy.head.shape, copy.head.isContiguous()]).toEqual([[4, 8], true]);
+    expect(copy.head.toArray()).toEqual(head.toArray());
+  });
+
   it('disposes the tensors that keep() does not claim', () => {
     const a = randomLimbs(8n);
     const b = randomLimbs(9n);

@@ -3,7 +3,7 @@
  * the capture device, nested in arrays, records and Maps, or `null`/`undefined`), its tensors, and
  * independent copies of it.
  */
-import { buildValueTree, describeGiven, describeValueTree, type ValueTreeNode } from '@fhelium/buffer';
+import { buildValueTree, describeGiven, describeValueTree, emptyWithLayout, type ValueTreeNode } from '@fhelium/buffer';
 import { Tensor } from '@fhelium/cuda-native';
 import { ValueTreeSignature, type TensorLike } from '@fhelium/signature';
 
@@ -32,6 +32,7 @@ export class OutputTree {
   readonly leaves: readonly Tensor[];
   /** The path of each leaf (`output[1] tensor "c0"`). */
   readonly leafPaths: readonly string[];
+  #inExactValues: ReadonlySet<Tensor> | undefined;
 
   private constructor(value: unknown, root: ValueTreeNode | null, leaves: readonly Tensor[], leafPaths: readonly string[]) {
     this.value = value;
@@ -97,32 +98,48 @@ export class OutputTree {
   }
 
   /**
-   * A copy that owns its storage: every tensor cloned on the current stream of its device (one
-   * clone per distinct tensor object, so a tensor appearing twice is cloned once), exact values
-   * rebuilt around the clones through the registry, containers new. `null`/`undefined` stay as
-   * they are. On failure the clones made so far are disposed.
+   * A copy that owns its storage: every tensor copied on the current stream of its device (one
+   * copy per distinct tensor object, so a tensor appearing twice is copied once), exact values
+   * rebuilt around the copies through the registry, containers new. A bare tensor's copy is
+   * contiguous (`Tensor.clone`). An exact value's tensors keep their stride, since its exact
+   * signature includes the stride: a view (`narrow`, `select`) is copied into a view of new storage
+   * with the same layout. `null`/`undefined` stay as they are. On failure the copies made so far
+   * are disposed.
    *
-   * @throws TypeError or FHEliumError from the registry if an exact value cannot be rebuilt around
-   *   contiguous clones (an exact value holding a non-contiguous view).
+   * @throws the allocation errors of `Tensor.empty` (out of memory).
    */
   clone(): unknown {
     if (this.root === null) return this.value;
+    const keepLayout = this.#exactValueTensors();
     const byTensor = new Map<Tensor, Tensor>();
     const clones: Tensor[] = [];
     try {
-      for (const leaf of this.leaves) {
+      this.leaves.forEach((leaf, i) => {
         let copy = byTensor.get(leaf);
         if (copy === undefined) {
-          copy = leaf.clone();
+          copy = keepLayout.has(leaf) ? copyWithLayout(leaf, this.leafPaths[i] as string) : leaf.clone();
           byTensor.set(leaf, copy);
         }
         clones.push(copy);
-      }
+      });
       return buildValueTree(this.root, clones);
     } catch (error) {
       for (const copy of byTensor.values()) copy.dispose();
       throw error;
     }
+  }
+
+  /** The tensors held by exact values (computed once: the tree never changes). */
+  #exactValueTensors(): ReadonlySet<Tensor> {
+    if (this.#inExactValues !== undefined) return this.#inExactValues;
+    const found = new Set<Tensor>();
+    const walk = (node: ValueTreeNode): void => {
+      if (node.kind === 'value') for (const i of node.leaves) found.add(this.leaves[i] as Tensor);
+      else if (node.kind !== 'tensor') node.children.forEach(walk);
+    };
+    if (this.root !== null) walk(this.root);
+    this.#inExactValues = found;
+    return found;
   }
 
   /**
@@ -134,4 +151,16 @@ export class OutputTree {
   dispose(keep: (leaf: Tensor) => boolean): void {
     for (const leaf of this.leaves) if (!keep(leaf)) leaf.dispose();
   }
+}
+
+/** A copy of `leaf` on its device with the same shape, stride and dtype. */
+function copyWithLayout(leaf: Tensor, where: string): Tensor {
+  const copy = emptyWithLayout(leaf, leaf.device, false, where);
+  try {
+    copy.copy_(leaf);
+  } catch (error) {
+    copy.dispose();
+    throw error;
+  }
+  return copy;
 }
