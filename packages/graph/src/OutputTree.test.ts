@@ -87,6 +87,29 @@ describe('OutputTree (on CPU tensors: the device is a parameter)', () => {
     expect(copy.head.toArray()).toEqual(head.toArray());
   });
 
+  it('tensorsIn finds the tensors of any value, supported or not, once each', () => {
+    const ct = randomCiphertext(11n);
+    const w = randomLimbs(12n);
+    const v = randomLimbs(13n);
+    const cycle: Record<string, unknown> = { w };
+    cycle['self'] = cycle;
+    const broken = {
+      typeName: 'broken',
+      schemaVersion: 1,
+      contextId: 'c',
+      exactMetadata: () => ({}),
+      tensorEntries: (): never => {
+        throw new Error('no entries');
+      },
+    };
+    // A class instance is not walked: only containers an output may use are.
+    const hidden = new (class Holder { constructor(readonly t: Tensor) {} })(v);
+    const value = [ct, 'label', 3, new Map<string, unknown>([['k', cycle]]), [w, ct.c0], broken, hidden, new Set([v])];
+    expect(OutputTree.tensorsIn(value)).toEqual([ct.c0, ct.c1, w]);
+    expect(OutputTree.tensorsIn(w)).toEqual([w]);
+    expect(OutputTree.tensorsIn(null)).toEqual([]);
+  });
+
   it('disposes the tensors that keep() does not claim', () => {
     const a = randomLimbs(8n);
     const b = randomLimbs(9n);

@@ -5,7 +5,7 @@
  */
 import { buildValueTree, describeGiven, describeValueTree, emptyWithLayout, type ValueTreeNode } from '@fhelium/buffer';
 import { Tensor } from '@fhelium/cuda-native';
-import { ValueTreeSignature, type TensorLike } from '@fhelium/signature';
+import { isTensorResident, ValueTreeSignature, type TensorLike } from '@fhelium/signature';
 
 import { settleStack } from './settleStack.js';
 
@@ -75,6 +75,44 @@ export class OutputTree {
       }
     });
     return new OutputTree(value, root, leaves as Tensor[], leafPaths);
+  }
+
+  /**
+   * The cuda-native tensors reachable in `value` through arrays, plain objects, Maps and exact
+   * values, whatever else it holds: what a refused output may hold that the captured work created.
+   * Never throws (an exact value whose `tensorEntries()` throws is skipped).
+   *
+   * @param value - Anything a captured function returned.
+   */
+  static tensorsIn(value: unknown): Tensor[] {
+    const found = new Set<Tensor>();
+    const seen = new Set<object>();
+    const walk = (node: unknown): void => {
+      if (node instanceof Tensor) {
+        found.add(node);
+        return;
+      }
+      if (typeof node !== 'object' || node === null || seen.has(node)) return;
+      seen.add(node);
+      if (isTensorResident(node)) {
+        let entries: ReadonlyArray<readonly [string, unknown]> = [];
+        try {
+          entries = node.tensorEntries();
+        } catch {
+          return;
+        }
+        for (const [, tensor] of entries) walk(tensor);
+      } else if (Array.isArray(node)) {
+        node.forEach(walk);
+      } else if (node instanceof Map) {
+        node.forEach(walk);
+      } else {
+        const proto: unknown = Object.getPrototypeOf(node);
+        if (proto === Object.prototype || proto === null) Object.values(node).forEach(walk);
+      }
+    };
+    walk(value);
+    return [...found];
   }
 
   /**

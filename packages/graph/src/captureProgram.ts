@@ -268,26 +268,36 @@ class Capture {
   /**
    * The output as an {@link OutputTree}.
    *
+   * A refused capture output's tensors that lie in the graph's private pool (the function created
+   * them during the capture) are disposed, whichever check refused it; a refused warm-up output is
+   * left to garbage collection, since nothing tells the function's tensors there from the caller's.
+   *
    * @throws TypeError (kept as it is) for an unsupported output leaf.
    * @throws CudaGraphCaptureError ("output check") for a disposed tensor or one on another CUDA
-   *   device. A refused capture output's tensors that lie in the graph's private pool (the function
-   *   created them during the capture) are disposed; a refused warm-up output is left to garbage
-   *   collection, since nothing tells the function's tensors there from the caller's.
+   *   device.
    */
   #checkOutput(result: unknown, stage: CudaGraphCaptureStage): OutputTree {
     let output: OutputTree;
     try {
       output = OutputTree.check(result, this.#device, `${WHERE}: the output of ${this.#name} (${stage})`);
     } catch (error) {
-      if (error instanceof TypeError) this.#own.add(error);
+      if (error instanceof TypeError) {
+        this.#own.add(error);
+        if (stage === 'capture') this.#disposeCreatedInCapture(OutputTree.tensorsIn(result));
+      }
       throw error;
     }
     const invalid = output.invalidLeaf(this.#device);
     if (invalid !== null) {
-      if (stage === 'capture') output.dispose((leaf) => !this.#createdInCapture(leaf));
+      if (stage === 'capture') this.#disposeCreatedInCapture(output.leaves);
       throw new CudaGraphCaptureError({ stage, functionName: this.#name, detail: `output check: ${invalid}` });
     }
     return output;
+  }
+
+  /** Disposes those of `tensors` that the captured work allocated: the output of a refused capture. */
+  #disposeCreatedInCapture(tensors: readonly Tensor[]): void {
+    for (const tensor of tensors) if (this.#createdInCapture(tensor)) tensor.dispose();
   }
 
   /** Whether `leaf` is live and its storage lies in the graph's private pool: the captured work allocated it. */
