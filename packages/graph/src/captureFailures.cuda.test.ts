@@ -251,6 +251,20 @@ describeCuda('CudaGraphProgram.capture failures', () => {
     const late = await withoutLeaks((x, m) => thrown(() => CudaGraphProgram.capture((t: Tensor) => [addMod(t, t, m, { out: t })], { exampleInputs: [x], warmup: 0 })));
     expect((late as CudaGraphCaptureError).stage).toBe('capture');
     expect((late as CudaGraphCaptureError).detail).toMatch(/found output\[0\] sharing storage with inputs\[0\]/);
+    const lateDisposal = await withoutLeaks((x, m) =>
+      thrown(() =>
+        CudaGraphProgram.capture(
+          (t: Tensor) => {
+            const y = addMod(t, t, m);
+            t.dispose();
+            return y;
+          },
+          { exampleInputs: [x], warmup: 0 },
+        ),
+      ),
+    );
+    expect((lateDisposal as CudaGraphCaptureError).stage).toBe('capture');
+    expect((lateDisposal as CudaGraphCaptureError).detail).toMatch(/^input liveness: expected inputs\[0\] to stay alive, found it disposed by the function/);
   });
 
   it('checkInputLiveness false: an in-place function returning its input is accepted and replays', () => {
