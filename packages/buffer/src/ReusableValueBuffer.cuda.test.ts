@@ -304,6 +304,55 @@ describeCuda('ReusableValueBuffer on CUDA', () => {
     for (const t of [slow, fast]) t.dispose();
   });
 
+  it('keeps a copy that fails part-way on record: later copies and close() wait for what it enqueued', () => {
+    const size = 128 * MiB;
+    const strided = (value: number, where: 'pinned' | 'cuda'): Tensor => {
+      const base = bytes(value, 2 * 1024, where);
+      const view = base.view([1024, 2]).select(1, 0);
+      base.dispose();
+      return view;
+    };
+    const buffer = ReusableValueBuffer.like([bytes(0, size, 'cuda'), strided(0, 'cuda')]);
+    const slow = [bytes(1, size, 'pinned'), strided(1, 'pinned')];
+    const fast = [bytes(2, size, 'cuda'), strided(2, 'cuda')];
+    const [a, b] = [new Stream(DEVICE), new Stream(DEVICE)];
+    buffer.copyFrom(fast, { stream: a });
+    // About 20 ms of copies ahead on `b`: the partial copy is still pending there below.
+    const gate = streamGate();
+    gate.hold(b, 20_000);
+    // The contiguous leaf goes in the batch's native call; the strided one from pinned memory is
+    // staged through a CUDA tensor afterwards, whose allocation fails here.
+    const outOfMemory = new Error('out of memory (simulated)');
+    const empty = Tensor.empty;
+    const allocation = vi.spyOn(Tensor, 'empty').mockImplementation((shape, options) => {
+      if (options?.device === DEVICE) throw outOfMemory;
+      return empty.call(Tensor, shape, options);
+    });
+    try {
+      expect(() => buffer.copyFrom(slow, { stream: b })).toThrow(outOfMemory);
+    } finally {
+      allocation.mockRestore();
+    }
+    expect(buffer._lastCopyStream).toBe(b);
+    // The next copy on `a` waits for the part enqueued on `b`, still held back there on a GPU (a
+    // copy known to be complete, as every one is on the fake build, needs no wait)...
+    const waits = vi.spyOn(Stream.prototype, 'waitEvent');
+    try {
+      buffer.copyFrom(fast, { stream: a });
+      if (realGpu()) expect(waits.mock.contexts.filter((stream) => stream === a)).toHaveLength(1);
+    } finally {
+      waits.mockRestore();
+    }
+    cuda.synchronize(DEVICE);
+    gate.dispose();
+    // ... so the slow partial copy cannot land after it.
+    expect(allEqual(buffer.value[0]!, 2)).toBe(true);
+    expect(allEqual(buffer.value[1]!, 2)).toBe(true);
+    buffer.close();
+    for (const s of [a, b]) s.dispose();
+    for (const t of [...slow, ...fast]) t.dispose();
+  });
+
   it('orders a consumer with waitOn / waitFor without blocking the host, and reports completion', () => {
     const limbs = 4;
     const n = 1 << 18;

@@ -288,6 +288,11 @@ export class ReusableValueBuffer<T = unknown> {
    * @throws ExecutionInputError if the source's structure, tensor topology or exact state differs
    *   (with `path`, `field`, `expected`, `found`), a source leaf was disposed, a stream or events
    *   are given for a CPU target, or the stream belongs to another device.
+   * @throws the errors of the copy itself once the source is valid (out of memory while staging a
+   *   strided leaf, a CUDA error). The leaves copied before the failure may have been overwritten,
+   *   so the payload is then a mix of the old and the new one: copy again before reading it. The
+   *   enqueued part is kept on record like a whole copy, so later copies and `close()` still wait
+   *   for it.
    */
   copyFrom(source: T, options?: CopyFromOptions): CopyHandle {
     const where = 'ReusableValueBuffer.copyFrom';
@@ -328,15 +333,28 @@ export class ReusableValueBuffer<T = unknown> {
     for (let i = 0; i < waitFor.length; i += 1) copyStream.waitEvent(waitFor[i] as Event);
     // One native call for every leaf; it also marks CUDA sources as used by the copy stream
     // (recordStream), so the caching allocator does not reuse their blocks before the copy.
-    this.#batch.copyFrom(sources, { stream: copyStream, nonBlocking });
-    const handle = createCopyHandle({ device, bytesCopied: this.#nbytes, sources, stream: copyStream, owner: this.#owner, events: this.#markEvents });
-    this.#inFlight.push(handle);
-    if (switched) {
-      if (last !== null) this.#latestByStream.set(lastStream as Stream, last);
-      this.#latestByStream.delete(copyStream);
+    const enqueued = (): CopyHandle => {
+      const handle = createCopyHandle({ device, bytesCopied: this.#nbytes, sources, stream: copyStream, owner: this.#owner, events: this.#markEvents });
+      this.#inFlight.push(handle);
+      if (switched) {
+        if (last !== null) this.#latestByStream.set(lastStream as Stream, last);
+        this.#latestByStream.delete(copyStream);
+      }
+      this.#lastHandle = handle;
+      return handle;
+    };
+    try {
+      this.#batch.copyFrom(sources, { stream: copyStream, nonBlocking });
+    } catch (error) {
+      // The batch enqueues the contiguous leaves in one native call and the strided ones one by
+      // one after it; staging a strided leaf can run out of memory, so part of the copy may be on
+      // the stream already. That part stays on record as a copy like any other (its sources kept
+      // until it completes), so later copies and close() are ordered after it. A disposed stream
+      // took no work.
+      if (!copyStream.isDisposed) enqueued();
+      throw error;
     }
-    this.#lastHandle = handle;
-    return handle;
+    return enqueued();
   }
 
   /**
