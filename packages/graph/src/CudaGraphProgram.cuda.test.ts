@@ -297,6 +297,48 @@ describeCuda('CudaGraphProgram on CUDA', () => {
     disposeAll(a[0].c0, a[0].c1, a[1], b[0].c0, b[0].c1, b[1], examples[0].c0, examples[0].c1, examples[1]);
   });
 
+  it('after a copy that fails past its validation, replayPrepared refuses the inputs until the next copy', () => {
+    const { program, examples } = capture();
+    const a = [randomCiphertext(51n, { device: DEV }), randomLimbs(52n, { device: DEV })] as [TestCiphertext, Tensor];
+    const b = [randomCiphertext(53n, { device: DEV }), randomLimbs(54n, { device: DEV })] as [TestCiphertext, Tensor];
+    const outOfMemory = new Error('out of memory (simulated)');
+    // The buffer's copy fails after enqueuing part of the payload (see ReusableValueBuffer.copyFrom).
+    const failingCopy = (call: () => unknown): void => {
+      const copy = vi.spyOn(ReusableValueBuffer.prototype, 'copyFrom').mockImplementationOnce(() => {
+        throw outOfMemory;
+      });
+      try {
+        expect(call).toThrow(outOfMemory);
+      } finally {
+        copy.mockRestore();
+      }
+    };
+    const refusal = (where: string): string =>
+      `CudaGraphProgram.replayPrepared: the inputs hold no whole payload: the last copy into them (CudaGraphProgram.${where}) failed: Error: out of memory (simulated), ` +
+      'and part of it may have overwritten them; copy the inputs again (copyInputsFrom, or replay(inputs))';
+    const handle = program.copyInputsFrom(a);
+    failingCopy(() => program.copyInputsFrom(b));
+    for (const options of [{}, { copyHandle: handle }]) {
+      const e = thrown(() => program.replayPrepared(options));
+      expect(e).toBeInstanceOf(ExecutionError);
+      expect(e.message).toBe(refusal('copyInputsFrom'));
+    }
+    // A copy refused by validation is not one: the inputs stay incomplete.
+    const bad = [randomCiphertext(55n, { device: DEV }, 2), randomLimbs(56n, { device: DEV })] as [TestCiphertext, Tensor];
+    expect(() => program.copyInputsFrom(bad)).toThrow(CudaGraphInputError);
+    expect(() => program.replayPrepared()).toThrow(refusal('copyInputsFrom'));
+    // The next copy makes them whole.
+    const again = program.copyInputsFrom(b);
+    expect(wordsOf(program.replayPrepared({ copyHandle: again, synchronize: true }))).toEqual(referenceWords(53n, 54n));
+    // replay(inputs) copies first: it fails the same way, and the next one replays.
+    failingCopy(() => program.replay(a));
+    expect(() => program.replayPrepared()).toThrow(refusal('replay'));
+    expect(wordsOf(program.replay(a, { synchronize: true }))).toEqual(referenceWords(51n, 52n));
+    expect(wordsOf(program.replayPrepared({ synchronize: true }))).toEqual(referenceWords(51n, 52n));
+    program.close();
+    disposeAll(a[0].c0, a[0].c1, a[1], b[0].c0, b[0].c1, b[1], bad[0].c0, bad[0].c1, bad[1], examples[0].c0, examples[0].c1, examples[1]);
+  });
+
   it('copyOutput copies the views an exact value holds into views of new storage with the same layout', () => {
     const m = moduliOn(DEV);
     const x = randomLimbs(31n, { device: DEV });

@@ -73,6 +73,12 @@ export class CudaGraphProgram<A extends unknown[], O> {
   #latestStream: Stream | null = null;
   /** Whether the latest copy has not been replayed yet. */
   #pending = false;
+  /**
+   * Why the inputs hold no whole payload, or `null`: a copy failed after its validation (out of
+   * memory staging a strided leaf), so part of it may have overwritten them. The next successful
+   * copy clears it.
+   */
+  #incomplete: string | null = null;
   /** The stream of the last replay, or `null` when none is outstanding (after capture or close). */
   #lastReplayStream: Stream | null = null;
   /**
@@ -248,6 +254,9 @@ export class CudaGraphProgram<A extends unknown[], O> {
    * @throws CudaGraphInputError if the inputs' structure, tensor topology or exact state differ from
    *   capture (with the path, such as `inputs[0].c0`), a leaf is disposed, or the stream belongs to
    *   another device. Nothing is copied then.
+   * @throws the errors of the copy itself past validation (out of memory staging a strided leaf):
+   *   part of it may have overwritten the inputs, so `replayPrepared` refuses them until the next
+   *   copy succeeds.
    */
   copyInputsFrom(inputs: A, options?: CopyInputsOptions): CopyHandle {
     const where = 'CudaGraphProgram.copyInputsFrom';
@@ -273,11 +282,18 @@ export class CudaGraphProgram<A extends unknown[], O> {
    * @throws CudaGraphInputError if `copyHandle` was not returned by this program's `copyInputsFrom`,
    *   is not the latest one (a newer copy replaced its payload), or is missing while a copy is
    *   outstanding.
+   * @throws ExecutionError if the last copy into the inputs failed after its validation (out of
+   *   memory): the inputs may hold part of it, so they must be copied again first.
    */
   replayPrepared(options?: ReplayPreparedOptions): O {
     const where = 'CudaGraphProgram.replayPrepared';
     const state = this.#open('replayPrepared');
     const { copyHandle, copyOutput, synchronize } = parseReplayPreparedOptions(options, where);
+    if (this.#incomplete !== null) {
+      throw new ExecutionError(
+        `${where}: the inputs hold no whole payload: ${this.#incomplete}, and part of it may have overwritten them; copy the inputs again (copyInputsFrom, or replay(inputs))`,
+      );
+    }
     this.#checkHandle(copyHandle, where);
     return this.#launch(state, Stream.current(state.device), copyOutput, synchronize);
   }
@@ -373,8 +389,11 @@ export class CudaGraphProgram<A extends unknown[], O> {
     } catch (error) {
       if (error instanceof ExecutionInputError) throw CudaGraphInputError.fromBuffer(where, error);
       if (error instanceof TypeError) throw renamedTypeError(where, error);
+      // Past validation, the copy itself failed; a disposed stream took none of it.
+      if (!stream.isDisposed) this.#incomplete = `the last copy into them (${where}) failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
       throw error;
     }
+    this.#incomplete = null;
     this.#latest = handle;
     this.#latestStream = stream;
     this.#pending = true;
