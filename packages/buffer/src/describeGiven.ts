@@ -28,9 +28,10 @@ export function describeGiven(value: unknown): string {
       break;
   }
   if (value === null) return 'null';
-  if (Array.isArray(value)) return `an array of length ${value.length}`;
   let name = '';
+  // Inside the try: Array.isArray throws for a revoked Proxy, and a Proxy's traps run on reads.
   try {
+    if (Array.isArray(value)) return `an array of length ${value.length}`;
     const proto: unknown = Object.getPrototypeOf(value);
     if (proto === null || proto === Object.prototype) return 'a plain object';
     const ctor: unknown = (value as { constructor?: unknown }).constructor;
