@@ -502,6 +502,8 @@ describe('ValueTreeSignature constructor', () => {
       [() => new ValueTreeSignature('value', { leaf: value, children: [tensor] }), 'ValueTreeSignature(value): a leaf node has no children or keys'],
       [() => new ValueTreeSignature('array', { leaf: value }), 'ValueTreeSignature(array): a container node has no leaf, found a ValueSignature instance'],
       [() => new ValueTreeSignature('array', { children: [{}] as never }), 'ValueTreeSignature(array): children must be an array of ValueTreeSignature'],
+      // eslint-disable-next-line no-sparse-arrays
+      [() => new ValueTreeSignature('array', { children: [, tensor] as never }), 'ValueTreeSignature(array): children must be an array of ValueTreeSignature'],
       [() => new ValueTreeSignature('array', { keys: 'ab' as never }), 'ValueTreeSignature(array): keys must be an array, found "ab" (string)'],
       [() => new ValueTreeSignature('array', { keys: [0], children: [tensor] }), 'ValueTreeSignature(array): an array node has no keys'],
       [() => new ValueTreeSignature('record', { keys: ['a'], children: [] }), 'ValueTreeSignature(record): 1 keys for 0 children'],

@@ -86,7 +86,8 @@ export class ValueTreeSignature {
     const leaf = parts.leaf ?? null;
     const children = parts.children ?? [];
     const keys = parts.keys ?? [];
-    if (!Array.isArray(children) || !children.every((child) => child instanceof ValueTreeSignature)) {
+    // Array.from turns the holes of a sparse array into undefined, which `every` would skip.
+    if (!Array.isArray(children) || !Array.from(children).every((child) => child instanceof ValueTreeSignature)) {
       throw new TypeError(`ValueTreeSignature(${kind}): children must be an array of ValueTreeSignature`);
     }
     if (!Array.isArray(keys)) throw new TypeError(`ValueTreeSignature(${kind}): keys must be an array, found ${describeValue(keys)}`);
