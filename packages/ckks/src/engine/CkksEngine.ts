@@ -346,6 +346,8 @@ export class CkksEngine {
    * Encodes up to N/2 real values (or `{ re, im }` complex values) into a plaintext in NTT form at
    * `level` (default L) and `scale` (default Δ). Missing slots are zero.
    * @throws {CkksArgumentError} for a bad level or scale; `CkksEncodingError` for bad values.
+   * @throws `CudaGraphCaptureViolationError` inside a CUDA graph capture on a CUDA engine (the
+   * captured upload would read a reused staging buffer at every replay): encode before it.
    */
   encode(values: SlotValues, options?: EncodeOptions): Plaintext {
     const op = 'encode';
@@ -360,7 +362,7 @@ export class CkksEngine {
     const coefficients = this.encoder._encodeToCoefficients(values, scale, op);
     const primes = p.qPrimes.slice(0, level + 1);
     checkCoefficientsFit(coefficients, primes, level, op);
-    const data = upload(coefficientsToRns(coefficients, primes), [1, level + 1, p.ringDegree], this.device);
+    const data = upload(coefficientsToRns(coefficients, primes), [1, level + 1, p.ringDegree], this.device, op);
     try {
       nttForward(data, this._tables.ntt, { limbToPrime: this._tables.levels[level]!.qMap, out: data });
       return new Plaintext({ parameters: p, data, level, scale, domain: 'ntt' });

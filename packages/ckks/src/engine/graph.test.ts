@@ -2,7 +2,8 @@
  * Engine operations enqueue kernels only (no synchronization, no host reads, no table uploads), so a
  * sequence of them can be captured in a CUDA Graph and replayed with new inputs copied into the
  * captured input buffers. Encryption and key generation refuse to be captured: a replay would
- * repeat their noise. Runs where CUDA is available.
+ * repeat their noise; so does encoding: a replay would upload a reused staging buffer. Runs where
+ * CUDA is available.
  */
 import { expect } from 'vitest';
 
@@ -96,6 +97,30 @@ describeCuda('CkksEngine under CUDA Graph capture', () => {
     const back = engine.decode(engine.decrypt(ct, keys.secretKey));
     expect(Math.abs(back[0]! - 0.25)).toBeLessThan(1e-6);
     expect(Math.abs(back[1]! + 0.5)).toBeLessThan(1e-6);
+  });
+
+  itCuda('encode (and so encodeMatrixDiagonals) throws inside a capture, before any work, and works after it', () => {
+    const engine = CkksEngine.create({ preset: 'test-n10-l3', device: 'cuda', allowInsecure: true, seed: 'graph-encode' });
+    const refused: [string, () => unknown][] = [
+      ['encode', () => engine.encode([0.5])],
+      ['encodeMatrixDiagonals', () => encodeMatrixDiagonals(engine, [[0.5]])],
+    ];
+    for (const [label, op] of refused) {
+      const graph = new CudaGraph();
+      let thrown: unknown;
+      try {
+        graph.capture(op, { stream: new Stream('cuda') });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, label).toBeInstanceOf(CudaGraphCaptureViolationError);
+      expect((thrown as Error).message, label).toMatch(/^encode is not allowed while a CUDA graph capture is open: .*a replay would upload whatever that buffer holds then/);
+      expect(graph.isCaptured, label).toBe(false);
+      graph.dispose();
+    }
+    const keys = engine.generateKeys();
+    const back = engine.decode(engine.decrypt(engine.encrypt(engine.encode([0.5]), keys.publicKey), keys.secretKey));
+    expect(Math.abs(back[0]! - 0.5)).toBeLessThan(1e-6);
   });
 
   itCuda('matrixVector (hoisted baby steps, multiply-accumulate giant steps, one shared ModDown), captured and replayed', () => {
