@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { Ciphertext } from '@fhelium/ckks-values';
+import type { Ciphertext, Plaintext } from '@fhelium/ckks-values';
 import { memoryAllocated } from '@fhelium/cuda-native';
 
 import { CkksEngine, type CkksKeys } from './CkksEngine.js';
@@ -150,6 +150,18 @@ describe('matrixVector (CPU, test-n10-l3: 512 slots)', () => {
     const ct = engine.encrypt(engine.encode(tileVector(v, d, engine.slots), { level: 2 }), keys.publicKey);
     const y = engine.decode(engine.decrypt(matrixVector(ct, { engine, diagonals, rotationKeys: [] }), keys.secretKey));
     for (let i = 0; i < d; i++) expect(Math.abs(y[i]! - (i / d) * v[i]!)).toBeLessThan(1e-7);
+  });
+
+  it('releases the diagonals with `using` (dispose is idempotent)', () => {
+    const m = [Float64Array.from([1, 2]), Float64Array.from([3, 4])];
+    let kept: Plaintext[];
+    {
+      using diagonals = encodeMatrixDiagonals(engine, m, { level: 2 });
+      kept = [...diagonals.plaintexts.values()];
+      expect(kept.length).toBeGreaterThan(0);
+      expect(kept.every((pt) => !pt.isDisposed)).toBe(true);
+    }
+    expect(kept.every((pt) => pt.isDisposed)).toBe(true);
   });
 
   it('computes a product whose diagonals all lie off the first giant step (a pure shift)', () => {

@@ -95,8 +95,10 @@ export interface EncodedMatrixDiagonals extends MatrixVectorPlan {
   readonly scale: number;
   /** Pre-rotated diagonal k = j·n1 + i → plaintext (zero diagonals absent, except k = 0 when all are zero). */
   readonly plaintexts: ReadonlyMap<number, Plaintext>;
-  /** Releases the plaintexts. */
+  /** Releases the plaintexts. Idempotent. */
   dispose(): void;
+  /** Same as `dispose()`, for `using`. */
+  [Symbol.dispose](): void;
 }
 
 /** Options of {@link encodeMatrixDiagonals}. */
@@ -187,15 +189,17 @@ export function encodeMatrixDiagonals(
     for (const pt of plaintexts.values()) pt.dispose();
     throw error;
   }
+  const dispose = (): void => {
+    for (const pt of plaintexts.values()) pt.dispose();
+  };
   return Object.freeze({
     ...plan,
     contextId: p.contextId,
     level,
     scale,
     plaintexts,
-    dispose: () => {
-      for (const pt of plaintexts.values()) pt.dispose();
-    },
+    dispose,
+    [Symbol.dispose]: dispose,
   });
 }
 
