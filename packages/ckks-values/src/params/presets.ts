@@ -89,7 +89,7 @@ export const CKKS_PRESETS: Readonly<Record<string, CkksPresetSpec>> = Object.fre
   'test-n12-l7': spec(12, 7, 3, 2, 'test', 'INSECURE test set: N = 2^12, depth 7, two digits of four primes.'),
 });
 
-/** The preset the engine uses when none is named: the smallest benchmark set, secure at 128 bits. */
+/** The recommended first preset: the smallest benchmark set, secure at 128 bits (`CkksEngine.create` has no default; name one). */
 export const DEFAULT_CKKS_PRESET = 'n14-l7';
 
 /** All preset names, in table order. */

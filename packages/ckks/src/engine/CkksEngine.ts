@@ -101,7 +101,10 @@ export interface CkksEngineOptions {
   readonly parameters?: CkksParameters;
   /** `'cpu'` (default), `'cuda'` or `'cuda:i'`. */
   readonly device?: string;
-  /** Accept an insecure preset (test presets). For tests only. */
+  /**
+   * Accept an insecure preset (test presets). For tests only. It applies to `preset`: explicit
+   * `parameters` were checked when they were built (`CkksParameters.create({ allowInsecure })`).
+   */
   readonly allowInsecure?: boolean;
   /**
    * Makes every key, mask and error reproducible (AES-256-CTR keystream over the seed). FOR TESTS
@@ -202,14 +205,17 @@ export class CkksEngine {
   static create(options: CkksEngineOptions): CkksEngine {
     if (options === null || typeof options !== 'object') throw new CkksArgumentError(`CkksEngine.create: expected an options object, got ${describe(options)}`);
     optionsObject(options, 'CkksEngine.create', ['preset', 'parameters', 'device', 'allowInsecure', 'seed']);
-    const { preset, parameters } = options;
+    const { preset, parameters, allowInsecure } = options;
+    if (allowInsecure !== undefined && typeof allowInsecure !== 'boolean') {
+      throw new CkksArgumentError(`CkksEngine.create: allowInsecure must be a boolean, got ${describe(allowInsecure)}`);
+    }
     if ((preset === undefined) === (parameters === undefined)) {
       throw new CkksArgumentError('CkksEngine.create: pass exactly one of { preset } and { parameters }');
     }
     let params: CkksParameters;
     if (preset !== undefined) {
       if (typeof preset !== 'string') throw new CkksArgumentError(`CkksEngine.create: preset must be a string, got ${describe(preset)}`);
-      params = CkksParameters.fromPreset(preset, { allowInsecure: options.allowInsecure === true });
+      params = CkksParameters.fromPreset(preset, { allowInsecure: allowInsecure === true });
     } else {
       if (!(parameters instanceof CkksParameters)) {
         throw new CkksArgumentError(`CkksEngine.create: parameters must be a CkksParameters, got ${describe(parameters)}`);

@@ -33,6 +33,10 @@ describe('engine errors', () => {
     expect(() => CkksEngine.create({ preset: 'test-n10-l3' })).toThrow(/allowInsecure/);
     expect(() => CkksEngine.create({ preset: 'no-such-preset' })).toThrow(/no-such-preset/);
     expect(() => CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, seed: 1.5 })).toThrow(CkksArgumentError);
+    // A truthy non-boolean is refused, not read as false.
+    expect(() => CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: 'yes' as never })).toThrow(
+      new CkksArgumentError('CkksEngine.create: allowInsecure must be a boolean, got "yes"'),
+    );
   });
 
   it('level mismatch (add, addPlain, multiply, multiplyPlain) and rescale at level 0', () => {
