@@ -73,6 +73,26 @@ describe('deserializeValue rejects', () => {
     expect(back.exactMetadata()).toEqual(ct.exactMetadata());
   });
 
+  it('malformed options, before the file is read, naming the option', () => {
+    const cases: Array<[Record<string, unknown>, string, RegExp]> = [
+      [{ type: {} }, 'type', /expected a value class such as Ciphertext or KeySwitchingKey, found an object/],
+      [{ type: 'Ciphertext' }, 'type', /found string/],
+      [{ device: 'gpu' }, 'device', /expected 'cpu', 'cuda', 'cuda:N' or a Device: /],
+      [{ allowSecret: 'yes' }, 'allowSecret', /expected a boolean, found yes/],
+    ];
+    for (const [options, field, message] of cases) {
+      let thrown: unknown;
+      try {
+        deserializeValue(new Uint8Array(0), { parameters, ...options } as never);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, field).toBeInstanceOf(CkksSerializationError);
+      expect((thrown as CkksSerializationError).field, field).toBe(field);
+      expect((thrown as Error).message, field).toMatch(message);
+    }
+  });
+
   it('a file shorter than the length prefix', () => {
     const error = rejection(good.subarray(0, 5));
     expect(error.field).toBe('headerLength');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Tensor, type DeviceLike } from '@fhelium/cuda-native';
+import { Device, Tensor, type DeviceLike } from '@fhelium/cuda-native';
 import { metadataEquals, metadataFromJSON, type CanonicalMetadata, type MetadataValue } from '@fhelium/signature';
 import { CkksParameters } from '../params/CkksParameters.js';
 import { contextIdOf } from '../params/contextId.js';
@@ -61,6 +61,24 @@ function checkContext(manifest: ValueManifest, parameters: CkksParameters): void
   }
   if (described !== manifest.contextId) {
     throw new CkksSerializationError('manifest.parameters', `hashes to context ${described}, not the manifest's contextId ${manifest.contextId} (edited or corrupted header)`);
+  }
+}
+
+/** The options besides `parameters`, before the file is read. */
+function checkReadOptions(options: DeserializeOptions<CkksValue>): void {
+  const { type, device, allowSecret } = options;
+  if (type !== undefined && (typeof type !== 'function' || typeof (type as { prototype?: unknown }).prototype !== 'object')) {
+    throw new CkksSerializationError('type', `expected a value class such as Ciphertext or KeySwitchingKey, found ${type === null ? 'null' : typeof type === 'object' ? 'an object' : typeof type}`);
+  }
+  if (allowSecret !== undefined && typeof allowSecret !== 'boolean') {
+    throw new CkksSerializationError('allowSecret', `expected a boolean, found ${String(allowSecret)}`);
+  }
+  if (device !== undefined) {
+    try {
+      Device.from(device);
+    } catch (error) {
+      throw new CkksSerializationError('device', `expected 'cpu', 'cuda', 'cuda:N' or a Device: ${(error as Error).message}`, { cause: error });
+    }
   }
 }
 
@@ -185,13 +203,15 @@ function checkResidues(words: BigUint64Array, state: CkksValueState, payloadOffs
  * `options.device`.
  *
  * @throws {SecretKeySerializationError} for a secret key without `allowSecret: true`.
- * @throws {CkksSerializationError} naming the field (and byte offset where it applies) otherwise.
+ * @throws {CkksSerializationError} naming the field (and byte offset where it applies) otherwise,
+ *   malformed options included (`type`, `device`, `allowSecret`), which are checked first.
  */
 export function deserializeValue<T extends CkksValue = CkksValue>(bytes: Uint8Array, options: DeserializeOptions<T>): T {
   if (options === null || typeof options !== 'object' || !(options.parameters instanceof CkksParameters)) {
     throw new CkksSerializationError('parameters', 'expected options { parameters: CkksParameters, device?, allowSecret?, type? }: the parameters the value must belong to');
   }
   const { parameters } = options;
+  checkReadOptions(options);
   const file = decodeSafetensors(bytes);
   const manifestText = file.metadata[MANIFEST_METADATA_KEY];
   const manifestHash = file.metadata[MANIFEST_SHA256_METADATA_KEY];
