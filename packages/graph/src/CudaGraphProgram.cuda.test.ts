@@ -52,6 +52,18 @@ function thrown(fn: () => unknown): Error {
   throw new Error('expected a throw');
 }
 
+/** Runs `call` while `owner[method]` throws `error` on its next call; `call` must throw that error. */
+function throwsOnce<T extends object>(owner: T, method: keyof T & string, error: Error, call: () => unknown): void {
+  const spy = vi.spyOn(owner, method as never).mockImplementationOnce((() => {
+    throw error;
+  }) as never);
+  try {
+    expect(call).toThrow(error);
+  } finally {
+    spy.mockRestore();
+  }
+}
+
 describeCuda('CudaGraphProgram on CUDA', () => {
   afterAll(() => {
     cuda.synchronize();
@@ -263,16 +275,7 @@ describeCuda('CudaGraphProgram on CUDA', () => {
     const b = [randomCiphertext(43n, { device: DEV }), randomLimbs(44n, { device: DEV })] as [TestCiphertext, Tensor];
     const outOfMemory = new Error('out of memory (simulated)');
     // The output's bare tensor is copied last (after the ciphertext's two): its clone runs out of memory.
-    const failingClone = (replay: () => unknown): void => {
-      const clone = vi.spyOn(Tensor.prototype, 'clone').mockImplementationOnce(() => {
-        throw outOfMemory;
-      });
-      try {
-        expect(replay).toThrow(outOfMemory);
-      } finally {
-        clone.mockRestore();
-      }
-    };
+    const failingClone = (replay: () => unknown): void => throwsOnce(Tensor.prototype, 'clone', outOfMemory, replay);
     cuda.synchronize();
     const allocated = memoryAllocated(DEV);
     failingClone(() => program.replay(a, { copyOutput: true }));
@@ -303,16 +306,7 @@ describeCuda('CudaGraphProgram on CUDA', () => {
     const b = [randomCiphertext(53n, { device: DEV }), randomLimbs(54n, { device: DEV })] as [TestCiphertext, Tensor];
     const outOfMemory = new Error('out of memory (simulated)');
     // The buffer's copy fails after enqueuing part of the payload (see ReusableValueBuffer.copyFrom).
-    const failingCopy = (call: () => unknown): void => {
-      const copy = vi.spyOn(ReusableValueBuffer.prototype, 'copyFrom').mockImplementationOnce(() => {
-        throw outOfMemory;
-      });
-      try {
-        expect(call).toThrow(outOfMemory);
-      } finally {
-        copy.mockRestore();
-      }
-    };
+    const failingCopy = (call: () => unknown): void => throwsOnce(ReusableValueBuffer.prototype, 'copyFrom', outOfMemory, call);
     const refusal = (where: string): string =>
       `CudaGraphProgram.replayPrepared: the inputs hold no whole payload: the last copy into them (CudaGraphProgram.${where}) failed: Error: out of memory (simulated), ` +
       'and part of it may have overwritten them; copy the inputs again (copyInputsFrom, or replay(inputs))';

@@ -14,6 +14,21 @@ import { describeCuda, itCuda } from '@fhelium/cuda-native/testing';
 import { CkksEngine } from './CkksEngine.js';
 import { encodeMatrixDiagonals, matrixVector, matrixVectorRotationSteps, tileVector } from './matrixVector.js';
 
+/** Captures `op` into a new graph: it must throw CudaGraphCaptureViolationError matching `message`, leaving nothing captured. */
+function expectRefusedInCapture(label: string, op: () => unknown, message: RegExp): void {
+  const graph = new CudaGraph();
+  let thrown: unknown;
+  try {
+    graph.capture(op, { stream: new Stream('cuda') });
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown, label).toBeInstanceOf(CudaGraphCaptureViolationError);
+  expect((thrown as Error).message, label).toMatch(message);
+  expect(graph.isCaptured, label).toBe(false);
+  graph.dispose();
+}
+
 describeCuda('CkksEngine under CUDA Graph capture', () => {
   itCuda('multiply + relinearize + rescale + rotate + add, captured once and replayed on new inputs', () => {
     const engine = CkksEngine.create({ preset: 'test-n12-l7', device: 'cuda', allowInsecure: true, seed: 'graph' });
@@ -80,19 +95,7 @@ describeCuda('CkksEngine under CUDA Graph capture', () => {
       ['encrypt with the secret key', () => engine.encrypt(pt, keys.secretKey)],
       ['generateKeys', () => engine.generateKeys()],
     ];
-    for (const [label, op] of refused) {
-      const graph = new CudaGraph();
-      let thrown: unknown;
-      try {
-        graph.capture(op, { stream: new Stream('cuda') });
-      } catch (error) {
-        thrown = error;
-      }
-      expect(thrown, label).toBeInstanceOf(CudaGraphCaptureViolationError);
-      expect((thrown as Error).message, label).toMatch(/a replay would draw the very same samples again/);
-      expect(graph.isCaptured, label).toBe(false);
-      graph.dispose();
-    }
+    for (const [label, op] of refused) expectRefusedInCapture(label, op, /a replay would draw the very same samples again/);
     const ct = engine.encrypt(pt, keys.publicKey);
     const back = engine.decode(engine.decrypt(ct, keys.secretKey));
     expect(Math.abs(back[0]! - 0.25)).toBeLessThan(1e-6);
@@ -106,17 +109,7 @@ describeCuda('CkksEngine under CUDA Graph capture', () => {
       ['encodeMatrixDiagonals', () => encodeMatrixDiagonals(engine, [[0.5]])],
     ];
     for (const [label, op] of refused) {
-      const graph = new CudaGraph();
-      let thrown: unknown;
-      try {
-        graph.capture(op, { stream: new Stream('cuda') });
-      } catch (error) {
-        thrown = error;
-      }
-      expect(thrown, label).toBeInstanceOf(CudaGraphCaptureViolationError);
-      expect((thrown as Error).message, label).toMatch(/^encode is not allowed while a CUDA graph capture is open: .*a replay would upload whatever that buffer holds then/);
-      expect(graph.isCaptured, label).toBe(false);
-      graph.dispose();
+      expectRefusedInCapture(label, op, /^encode is not allowed while a CUDA graph capture is open: .*a replay would upload whatever that buffer holds then/);
     }
     const keys = engine.generateKeys();
     const back = engine.decode(engine.decrypt(engine.encrypt(engine.encode([0.5]), keys.publicKey), keys.secretKey));
