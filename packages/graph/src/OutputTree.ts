@@ -155,8 +155,15 @@ export class OutputTree {
       this.leaves.forEach((leaf, i) => {
         let copy = byTensor.get(leaf);
         if (copy === undefined) {
-          copy = keepLayout.has(leaf) ? copyWithLayout(leaf, this.leafPaths[i] as string) : leaf.clone();
-          byTensor.set(leaf, copy);
+          if (keepLayout.has(leaf)) {
+            // Recorded before the copy into it, so the catch below disposes it if that copy fails.
+            copy = emptyWithLayout(leaf, leaf.device, false, this.leafPaths[i] as string);
+            byTensor.set(leaf, copy);
+            copy.copy_(leaf);
+          } else {
+            copy = leaf.clone();
+            byTensor.set(leaf, copy);
+          }
         }
         clones.push(copy);
       });
@@ -189,16 +196,4 @@ export class OutputTree {
   dispose(keep: (leaf: Tensor) => boolean): void {
     for (const leaf of this.leaves) if (!keep(leaf)) leaf.dispose();
   }
-}
-
-/** A copy of `leaf` on its device with the same shape, stride and dtype. */
-function copyWithLayout(leaf: Tensor, where: string): Tensor {
-  const copy = emptyWithLayout(leaf, leaf.device, false, where);
-  try {
-    copy.copy_(leaf);
-  } catch (error) {
-    copy.dispose();
-    throw error;
-  }
-  return copy;
 }
