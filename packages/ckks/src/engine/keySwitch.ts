@@ -16,9 +16,10 @@ import type { EngineTables } from './tables.js';
 
 /**
  * ModUp of `c` (`[l+1, N]`, NTT form over Q_l): `[D_l, l+1+K, N]` digits in NTT form over Q_l ∪ P,
- * D_l = the digits with limbs at level l. The caller owns the result. Digits of a polynomial can
- * be permuted by an automorphism afterwards (hoisting): the conversion error is a multiple of the
- * digit modulus either way, which the inner product cancels.
+ * D_l = the digits with limbs at level l. The caller owns the result. Each digit is extended from
+ * its centered lift (`modUpDigitsNtt`), so the digits can be permuted by an automorphism afterwards
+ * (hoisting): an automorphism only moves and negates coefficients, and the permuted lift is the
+ * lift of the permuted polynomial, so hoisted and one-by-one rotations give the same words.
  *
  * A digit's own limbs are c's limbs unchanged: `modUpDigitsNtt` copies them from c itself,
  * already in NTT form, and transforms only the converted limbs (on CUDA, one-limb digits are
@@ -44,8 +45,8 @@ export function modUpDigitsFrom(tables: EngineTables, level: number, alpha: numb
 }
 
 /**
- * ModDown of `x` (`[2, l+1+K, N]`, NTT form over Q_l ∪ P): round-ish(x / P) over Q_l, `[2, l+1, N]`
- * in NTT form (within K + 1 of x / P per coefficient, absorbed as key-switching noise), plus
+ * ModDown of `x` (`[2, l+1+K, N]`, NTT form over Q_l ∪ P): round(x / P) over Q_l, `[2, l+1, N]`
+ * in NTT form (the conversion of the P limbs is centered, see `basisConvert`), plus
  * `addend` (`[k, l+1, N]` or `[l+1, N]`, NTT form over Q_l, k ≤ 2: added to the first k
  * components) when given, in the same pass as the division. One `modDownNtt` call (on CUDA with
  * one special prime, four kernels: the transform converts and finishes as it loads and stores).
@@ -68,9 +69,9 @@ export function modDownRescale(tables: EngineTables, level: number, x: Tensor, a
 /**
  * The inner product `[2, l+1+K, N]` (over Q_l ∪ P, before ModDown) of ModUp'd `digits` with the
  * key data `keyData`, the digits read through X → X^galoisElement (1: as they are), added into
- * `sum` when given (and returned), else into a new tensor. ModDown of a sum of these is within
- * K + 1 of the sum divided by P per coefficient, as for a single key switch (the sum of separate
- * ModDowns would carry one such rounding per term), so summed key switches share one {@link modDown}.
+ * `sum` when given (and returned), else into a new tensor. ModDown of a sum of these rounds the sum
+ * divided by P once, as for a single key switch (the sum of separate ModDowns would carry one
+ * rounding per term), so summed key switches share one {@link modDown}.
  */
 export function keySwitchInnerProductInto(
   tables: EngineTables,

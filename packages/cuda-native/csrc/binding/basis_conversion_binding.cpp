@@ -32,6 +32,8 @@ napi_value conversion_result(Args& a, const BasisConversionTables& tables) {
   layout->offsets.src_qhat_inv = kernels::as_offset<uint64_t>(host.src_qhat_inv, base);
   layout->offsets.dst_moduli = kernels::as_offset<Modulus>(host.dst_moduli, base);
   layout->offsets.qhat_mod_dst = kernels::as_offset<uint64_t>(host.qhat_mod_dst, base);
+  layout->offsets.neg_src_product_mod_dst = kernels::as_offset<uint64_t>(host.neg_src_product_mod_dst, base);
+  layout->offsets.src_inverse = kernels::as_offset<double>(host.src_inverse, base);
   layout->words = tables.words().size();
   napi_value external = make_external<ConversionLayout>(a.env(), layout, &kernels::delete_layout<ConversionLayout>);
   napi_value out = object(a.env());
@@ -91,6 +93,8 @@ BasisConversionView conversion_view(Args& a, napi_value layout_value, uint64_t p
   v.src_qhat_inv = kernels::rebase(base, layout->offsets.src_qhat_inv);
   v.dst_moduli = kernels::rebase(base, layout->offsets.dst_moduli);
   v.qhat_mod_dst = kernels::rebase(base, layout->offsets.qhat_mod_dst);
+  v.neg_src_product_mod_dst = kernels::rebase(base, layout->offsets.neg_src_product_mod_dst);
+  v.src_inverse = kernels::rebase(base, layout->offsets.src_inverse);
   return v;
 }
 

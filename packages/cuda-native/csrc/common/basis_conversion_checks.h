@@ -33,7 +33,8 @@ inline void check_conversion_view(const char* where, const BasisConversionView& 
                    where, "a conversion table with 1 to 128 source and destination primes",
                    std::to_string(t.num_src) + " -> " + std::to_string(t.num_dst));
   require_argument(t.src_moduli != nullptr && t.src_qhat_inv != nullptr &&
-                       t.dst_moduli != nullptr && t.qhat_mod_dst != nullptr,
+                       t.dst_moduli != nullptr && t.qhat_mod_dst != nullptr &&
+                       t.neg_src_product_mod_dst != nullptr && t.src_inverse != nullptr,
                    where, "a complete BasisConversionView", "a view with a null table");
 }
 

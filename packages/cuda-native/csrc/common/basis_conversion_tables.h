@@ -1,10 +1,17 @@
 // Host-built tables for the fast base conversion of hybrid key switching, and the per-limb
 // constants of ModDown.
 //
-// Fast base conversion from basis A = (a_0..a_{s-1}) to B = (b_0..b_{d-1}), with â_i = A / a_i:
-//   out_j = sum_i [x_i * â_i^{-1}]_{a_i} * (â_i mod b_j)  mod b_j.
-// The sum is congruent to x + u*A for some 0 <= u < s (the usual approximate conversion; the
-// extra multiple of A is what hybrid key switching tolerates).
+// Fast base conversion from basis A = (a_0..a_{s-1}) to B = (b_0..b_{d-1}), with â_i = A / a_i,
+// made exact and centered: with y_i = [x_i * â_i^{-1}]_{a_i},
+//   out_j = sum_i y_i * (â_i mod b_j) - v * (A mod b_j)  mod b_j,   v = round(sum_i y_i / a_i).
+// The plain sum is x + u*A for some 0 <= u < s, and sum_i y_i / a_i = u + x / A, so subtracting
+// v*A leaves x' = x or x - A, whichever lies in [-A/2, A/2]: the centered representative of x.
+// (v is estimated in float64, see basis_conversion_core.h; one source limb needs no estimate.)
+// Centering matters for the noise, not for correctness: hybrid key switching is correct for any
+// representative, but a non-negative one has mean ~A/2 per coefficient (more with the u*A), and
+// that constant offset times the key's error (ModUp) or times (1 + s) (ModDown) is a bias that
+// decoding concentrates in the few slots whose roots lie next to 1: n14-l7 lost ~2e-6 at slot 0
+// of every rotation, n16-l23 ~7e-6, against ~4e-8 (RMS) in the other slots.
 //
 // A table is self-contained (it holds the moduli of both bases) and indexed by position within
 // A and B, never through limb_to_prime (see common/limb_map.h).
@@ -21,13 +28,16 @@ namespace fhelium {
 struct BasisConversionView {
   uint32_t num_src;              // s = |A|
   uint32_t num_dst;              // d = |B|
-  // 1 when the source primes sum to less than 2^64: then every sum of s products y_i * (â_i mod
-  // b_j) is below 2^64 * b_j, so one reduce128 suffices (no high-word reduction, no folding).
+  // 1 when the source primes plus s sum to at most 2^64: then every sum of the s products
+  // y_i * (â_i mod b_j) and v * [-A]_{b_j} (v <= s) is below 2^64 * b_j, so one reduce128
+  // suffices (no high-word reduction, no folding).
   uint32_t single_reduction;
   const Modulus* src_moduli;     // [s]
   const uint64_t* src_qhat_inv;  // [s][2]: ([â_i^{-1}]_{a_i}, shoup)
   const Modulus* dst_moduli;     // [d]
   const uint64_t* qhat_mod_dst;  // [d][s]: â_i mod b_j
+  const uint64_t* neg_src_product_mod_dst;  // [d]: [-A]_{b_j}
+  const double* src_inverse;     // [s]: 1 / a_i, rounded to float64 (for v)
 };
 
 class BasisConversionTables {
@@ -47,7 +57,8 @@ class BasisConversionTables {
 
   uint32_t num_src() const { return num_src_; }
   uint32_t num_dst() const { return num_dst_; }
-  // Flat block: src_moduli | src_qhat_inv | dst_moduli | qhat_mod_dst.
+  // Flat block: src_moduli | src_qhat_inv | dst_moduli | qhat_mod_dst | neg_src_product_mod_dst |
+  // src_inverse (float64 bits).
   const std::vector<uint64_t>& words() const { return words_; }
   BasisConversionView view(const uint64_t* base) const;
   BasisConversionView host_view() const { return view(words_.data()); }

@@ -10,32 +10,40 @@
 namespace fhelium::cpu {
 namespace {
 
-// Converts coefficients [k0, k1) of one batch element. src(i) is the i-th source limb; dst(j) the
-// output limb of destination j.
+// Converts coefficients [k0, k1) of one batch element, centered (common/basis_conversion_tables.h).
+// src(i) is the i-th source limb; dst(j) the output limb of destination j.
 void convert_poly(const uint64_t* const* src, uint64_t* const* dst, std::size_t k0, std::size_t k1,
                   const BasisConversionView& t) {
   const uint32_t s = t.num_src;
   if (s == 1) {
-    // One source prime a_0: â_0 is the empty product 1, so the scale [x * 1]_{a_0} is x and each
-    // destination is x mod b_j, exactly what the sum below reduces to. One Barrett reduction per
-    // word, limb by limb (contiguous), instead of a 128-bit product and reduction per word.
+    // One source prime a_0: â_0 is the empty product 1, so y_0 = x and each destination is
+    // [x - v * a_0]_{b_j} with the exact v of one_limb_multiple: a Barrett reduction and a
+    // conditional addition per word, limb by limb (contiguous), instead of the general sum.
     const uint64_t* x = src[0];
+    const uint64_t a = t.src_moduli[0].value;
     for (uint32_t j = 0; j < t.num_dst; ++j) {
       const Modulus m = t.dst_moduli[j];
+      const uint64_t neg_a = t.neg_src_product_mod_dst[j];
       uint64_t* d = dst[j];
-      for (std::size_t k = k0; k < k1; ++k) d[k] = reduce64(x[k], m);
+      for (std::size_t k = k0; k < k1; ++k) d[k] = convert_one_limb(x[k], a, m, neg_a);
     }
     return;
   }
   uint64_t y[kMaxLimbs];  // kernels allocate nothing; s <= kMaxLimbs is checked by the caller
   for (std::size_t k = k0; k < k1; ++k) {
-    for (uint32_t i = 0; i < s; ++i) y[i] = conversion_scale(src[i][k], t, i);
+    double fraction = 0.0;
+    for (uint32_t i = 0; i < s; ++i) {
+      y[i] = conversion_scale(src[i][k], t, i);
+      fraction = conversion_fraction_add(fraction, y[i], t, i);
+    }
+    const uint64_t v = conversion_multiple(fraction);
     for (uint32_t j = 0; j < t.num_dst; ++j) {
       const Modulus m = t.dst_moduli[j];
       const uint64_t* row = t.qhat_mod_dst + static_cast<std::size_t>(j) * s;
       Acc128 acc{0, 0};
       if (t.single_reduction) {
         for (uint32_t i = 0; i < s; ++i) acc_mul_add(acc, y[i], row[i]);
+        acc_mul_add(acc, v, t.neg_src_product_mod_dst[j]);
         dst[j][k] = acc_reduce_small(acc, m);
         continue;
       }
@@ -47,16 +55,19 @@ void convert_poly(const uint64_t* const* src, uint64_t* const* dst, std::size_t 
           terms = 0;
         }
       }
+      // At most kFoldTerms - 1 products since the last fold: room for this one.
+      acc_mul_add(acc, v, t.neg_src_product_mod_dst[j]);
       dst[j][k] = acc_reduce(acc, m);
     }
   }
 }
 
-// Word operations per converted coefficient (for the grain of parallel loops): a Shoup product per
-// source, a 128-bit multiply-add per (source, destination) and a Barrett reduction per destination.
+// Word operations per converted coefficient (for the grain of parallel loops): a Shoup product and
+// a float64 multiply-add per source, a 128-bit multiply-add per (source, destination) and a
+// multiply-add and Barrett reduction per destination.
 std::size_t conversion_work(const BasisConversionView& t) {
-  if (t.num_src == 1) return 3 * std::size_t{t.num_dst};
-  return 4 * std::size_t{t.num_src} + 3 * std::size_t{t.num_src} * t.num_dst + 8 * std::size_t{t.num_dst};
+  if (t.num_src == 1) return 4 * std::size_t{t.num_dst};
+  return 5 * std::size_t{t.num_src} + 3 * std::size_t{t.num_src} * t.num_dst + 11 * std::size_t{t.num_dst};
 }
 
 // Runs fn(b, k0, k1) over coefficient ranges of `batch` polynomials of n coefficients, in parallel:

@@ -10,9 +10,9 @@
 //   2. basis_convert P -> Q_l (BasisConversionTables::build(P, Q_l)),
 //   3. ntt_forward of the converted limbs,
 //   4. mod_down_finish: out_i = (x_i - conv_i) * P^{-1} mod q_i,
-// so that the NTT kernels stay the only transforms and every step is graph-capturable. No
-// rounding correction is applied: the result is (x - [x]_P - u*P) / P with the conversion's
-// 0 <= u < K, i.e. within K + 1 of x / P, which key switching absorbs as noise.
+// so that the NTT kernels stay the only transforms and every step is graph-capturable. The
+// conversion is centered (conv ≡ [x]_P in [-P/2, P/2]), so the result is (x - conv) / P, x / P
+// rounded to the nearest integer.
 #pragma once
 
 #include <cstddef>

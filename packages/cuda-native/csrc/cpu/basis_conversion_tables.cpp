@@ -1,5 +1,6 @@
 #include "common/basis_conversion_tables.h"
 
+#include <cstring>
 #include <string>
 
 #include "common/kernel_args.h"
@@ -42,16 +43,20 @@ BasisConversionTables BasisConversionTables::build(const std::vector<uint64_t>& 
   BasisConversionTables t;
   t.num_src_ = static_cast<uint32_t>(s);
   t.num_dst_ = static_cast<uint32_t>(d);
-  unsigned __int128 src_sum = 0;
+  unsigned __int128 src_sum = s;
   for (uint64_t a : src) src_sum += a;
-  t.single_reduction_ = src_sum < (static_cast<unsigned __int128>(1) << 64) ? 1u : 0u;
-  t.words_.assign(3 * s + 2 * s + 3 * d + d * s, 0);
+  t.single_reduction_ = src_sum <= (static_cast<unsigned __int128>(1) << 64) ? 1u : 0u;
+  t.words_.assign(3 * s + 2 * s + 3 * d + d * s + d + s, 0);
   uint64_t* src_moduli = t.words_.data();
   uint64_t* qhat_inv = src_moduli + 3 * s;
   uint64_t* dst_moduli = qhat_inv + 2 * s;
   uint64_t* qhat_mod = dst_moduli + 3 * d;
+  uint64_t* neg_product = qhat_mod + d * s;
+  uint64_t* inverse = neg_product + d;
   for (std::size_t i = 0; i < s; ++i) {
     put_modulus(src_moduli + 3 * i, src[i]);
+    const double reciprocal = 1.0 / static_cast<double>(src[i]);
+    std::memcpy(inverse + i, &reciprocal, sizeof reciprocal);
     uint64_t qhat = 1;
     for (std::size_t k = 0; k < s; ++k) {
       if (k != i) qhat = host_mul_mod(qhat, src[k] % src[i], src[i]);
@@ -69,6 +74,9 @@ BasisConversionTables BasisConversionTables::build(const std::vector<uint64_t>& 
       }
       qhat_mod[j * s + i] = qhat;
     }
+    uint64_t product = 1;
+    for (uint64_t a : src) product = host_mul_mod(product, a % dst[j], dst[j]);
+    neg_product[j] = product == 0 ? 0 : dst[j] - product;
   }
   return t;
 }
@@ -98,6 +106,8 @@ BasisConversionView BasisConversionTables::view(const uint64_t* base) const {
   v.src_qhat_inv = base + 3 * s;
   v.dst_moduli = reinterpret_cast<const Modulus*>(base + 5 * s);
   v.qhat_mod_dst = base + 5 * s + 3 * d;
+  v.neg_src_product_mod_dst = v.qhat_mod_dst + d * s;
+  v.src_inverse = reinterpret_cast<const double*>(v.neg_src_product_mod_dst + d);
   return v;
 }
 

@@ -1,7 +1,8 @@
-// Fast base conversion: one thread per (coefficient, batch element, group of up to
-// kDstPerThread destination limbs, conversion job). The thread loads the s source residues (coalesced across the
-// warp), scales them into registers, and forms each destination's sum of products in a 128-bit
-// accumulator with one final reduction (folding every kFoldTerms terms). Table rows are the same
+// Fast base conversion, centered (common/basis_conversion_tables.h): one thread per (coefficient,
+// batch element, group of up to kDstPerThread destination limbs, conversion job). The thread loads
+// the s source residues (coalesced across the warp), scales them into registers while it sums the
+// float64 estimate of the multiple v, and forms each destination's sum of products, v * [-A]_{b_j}
+// included, in a 128-bit accumulator with one final reduction (folding every kFoldTerms terms). Table rows are the same
 // for the whole warp (broadcast loads through the read-only cache). Source counts above 32 use a
 // register-free loop that rereads the inputs per destination.
 #include "cuda/basis_conversion.h"
@@ -52,6 +53,12 @@ __device__ __forceinline__ uint32_t dst_limb(const ConvJob& p, uint32_t j) {
   return j < p.skip_begin ? j : j + (p.copy_source ? p.t.num_src : 0u);
 }
 
+// The multiple v of A to subtract, from the scaled sources' float64 sum (`fraction`); one source
+// limb takes the exact rule instead, as the CPU kernel and the fused one-limb loads do.
+__device__ __forceinline__ uint64_t conversion_multiple_of(const ConvJob& job, double fraction, uint64_t y0) {
+  return job.t.num_src == 1 ? one_limb_multiple(y0, job.t.src_moduli[0].value) : conversion_multiple(fraction);
+}
+
 template <int kMaxSrc>
 __global__ void __launch_bounds__(kThreads) convert_kernel(ConvLaunch p) {
   wait_for_producers();
@@ -64,6 +71,7 @@ __global__ void __launch_bounds__(kThreads) convert_kernel(ConvLaunch p) {
   const uint64_t* in = job.in + b * p.in_stride;
   uint64_t* out = job.out + b * p.out_stride;
   uint64_t y[kMaxSrc];
+  double fraction = 0.0;
 #pragma unroll
   for (int i = 0; i < kMaxSrc; ++i) {
     if (i < static_cast<int>(s)) {
@@ -74,8 +82,10 @@ __global__ void __launch_bounds__(kThreads) convert_kernel(ConvLaunch p) {
             job.copy == job.in ? x : job.copy[b * p.in_stride + at];
       }
       y[i] = conversion_scale(x, job.t, static_cast<uint32_t>(i));
+      fraction = conversion_fraction_add(fraction, y[i], job.t, static_cast<uint32_t>(i));
     }
   }
+  const uint64_t v = conversion_multiple_of(job, fraction, y[0]);
   // Unrolled over the group's destinations so that their table loads go out together: a
   // runtime loop waited for each destination's modulus and table row in turn, and Nsight Compute
   // put the ModUp of n14-l7 (8 one-limb digits to 8 limbs each) at 13 us, latency-bound.
@@ -93,6 +103,7 @@ __global__ void __launch_bounds__(kThreads) convert_kernel(ConvLaunch p) {
       for (int i = 0; i < kMaxSrc; ++i) {
         if (i < static_cast<int>(s)) acc_mul_add(acc, y[i], __ldg(row + i));
       }
+      acc_mul_add(acc, v, __ldg(job.t.neg_src_product_mod_dst + j));
       r = acc_reduce_small(acc, m);
     } else {
 #pragma unroll
@@ -102,13 +113,16 @@ __global__ void __launch_bounds__(kThreads) convert_kernel(ConvLaunch p) {
           if ((i + 1) % kFoldTerms == 0) acc = Acc128{acc_reduce(acc, m), 0};
         }
       }
+      // At most kFoldTerms - 1 products since the last fold: room for this one.
+      acc_mul_add(acc, v, __ldg(job.t.neg_src_product_mod_dst + j));
       r = acc_reduce(acc, m);
     }
     out[(static_cast<std::size_t>(dst_limb(job, j)) << p.log_n) + k] = r;
   }
 }
 
-// Any source count: recomputes the scaled sources per destination instead of keeping them.
+// Any source count (used above 32): recomputes the scaled sources per destination instead of
+// keeping them, after a first pass over them for v.
 __global__ void __launch_bounds__(kThreads) convert_kernel_wide(ConvLaunch p) {
   wait_for_producers();
   const ConvJob& job = p.job[blockIdx.z];
@@ -126,6 +140,12 @@ __global__ void __launch_bounds__(kThreads) convert_kernel_wide(ConvLaunch p) {
           copy[(static_cast<std::size_t>(i) << p.log_n) + k];
     }
   }
+  double fraction = 0.0;
+  for (uint32_t i = 0; i < s; ++i) {
+    const uint64_t y = conversion_scale(in[(static_cast<std::size_t>(i) << p.log_n) + k], job.t, i);
+    fraction = conversion_fraction_add(fraction, y, job.t, i);
+  }
+  const uint64_t v = conversion_multiple(fraction);  // s > 32 here
   const uint32_t j_end = min(job.t.num_dst, (group + 1) * kDstPerThread);
   for (uint32_t j = group * kDstPerThread; j < j_end; ++j) {
     const Modulus m = job.t.dst_moduli[j];
@@ -140,6 +160,7 @@ __global__ void __launch_bounds__(kThreads) convert_kernel_wide(ConvLaunch p) {
         terms = 0;
       }
     }
+    acc_mul_add(acc, v, __ldg(job.t.neg_src_product_mod_dst + j));
     out[(static_cast<std::size_t>(dst_limb(job, j)) << p.log_n) + k] = acc_reduce(acc, m);
   }
 }
@@ -190,16 +211,16 @@ void launch(std::size_t in_stride, std::size_t out_stride, uint32_t log_n, const
 }
 
 // mod_up_digits_ntt's load of the forward column phase over one-limb digits: element j of output
-// limb i of digit b is digit b's coefficient x (reduced mod its prime q_b) reduced modulo the
-// limb's prime. That is what convert_kernel computes for one source limb: the scale [x * 1]_{q_b}
-// is x and the sum x * 1 reduced mod the destination prime is reduce64's result, both exact.
-// dst_moduli[b] is digit b's table of destination moduli (the other Q limbs in order, then P),
-// src_moduli[b] its own prime q_b.
-// The forward transform takes inputs in [0, 4q) (ntt_butterfly.h), so x < q_b needs no reduction
-// when q_b <= 4q: then the transform's output, fully reduced, is the same word. That holds for
-// every digit of a scale prime (40-bit primes are within a factor 2 of each other and below the
-// 60-bit ones), and skips a Barrett reduction per element of those digits; a 60-bit digit going to
-// 40-bit primes is reduced. The test is the same for the whole block, so it branches, not predicates.
+// limb i of digit b is digit b's coefficient x (reduced mod its prime q_b) converted to the limb's
+// prime: [x - v * q_b] with convert_one_limb's exact v, what convert_kernel computes for one
+// source limb (the scale [x * 1]_{q_b} is x). dst_moduli[b] is digit b's table of destination
+// moduli (the other Q limbs in order, then P), src_moduli[b] its own prime q_b.
+// The forward transform takes inputs in [0, 4q) (ntt_butterfly.h), so when q_b <= 4q the load
+// needs no reduction: x or, centered, x + (4q - q_b), both in [0, 4q) and congruent to the
+// reduced word, which the transform's fully reduced output then equals. That holds for every digit
+// of a scale prime (40-bit primes are within a factor 2 of each other and below the 60-bit ones),
+// and skips a Barrett reduction per element of those digits; a 60-bit digit going to 40-bit
+// primes is reduced. The test is the same for the whole block, so it branches, not predicates.
 struct OneLimbModUpLoad {
   const uint64_t* coeff;  // [num_digits][N]: the polynomial in coefficient form
   uint32_t log_n;
@@ -209,21 +230,25 @@ struct OneLimbModUpLoad {
   __device__ __forceinline__ uint64_t operator()(const uint64_t*, uint32_t b, uint32_t i, uint32_t j) const {
     const Modulus m = dst_moduli[b][i < b ? i : i - 1];
     const uint64_t x = coeff[(static_cast<std::size_t>(b) << log_n) + j];
-    return src_moduli[b]->value <= 4 * m.value ? x : reduce64(x, m);
+    const uint64_t a = src_moduli[b]->value;
+    if (a <= 4 * m.value) return one_limb_multiple(x, a) ? x + (4 * m.value - a) : x;
+    return convert_one_limb(x, a, m, m.value - reduce64(a, m));
   }
 };
 static_assert(sizeof(NttLaunch) + sizeof(OneLimbModUpLoad) <= 4096, "column launch parameters exceed 4 KiB");
 
 // mod_down_ntt's load of the forward column phase over Q_l with one P limb: element j of limb i
-// is the P limb's coefficient x (scratch, reduced mod P) reduced modulo q_i, what basis_convert
-// computes from one source limb (as for OneLimbModUpLoad).
+// is the P limb's coefficient x (scratch, reduced mod P) converted to q_i, centered, what
+// basis_convert computes from one source limb (as for OneLimbModUpLoad).
 struct OneLimbModDownLoad {
   const uint64_t* scratch;  // [batch][N]: the P limb in coefficient form
   std::size_t scratch_stride;
   const Modulus* dst_moduli;  // [q]: Q_l's moduli in limb order
+  const Modulus* p;           // the P prime (device memory, like the other tables)
+  const uint64_t* neg_p;      // [q]: [-P]_{q_i}
 
   __device__ __forceinline__ uint64_t operator()(const uint64_t*, uint32_t b, uint32_t i, uint32_t j) const {
-    return reduce64(scratch[b * scratch_stride + j], dst_moduli[i]);
+    return convert_one_limb(scratch[b * scratch_stride + j], p->value, dst_moduli[i], __ldg(neg_p + i));
   }
 };
 
@@ -376,7 +401,9 @@ void mod_down_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batch_stride
   }
   const LimbExtension e = last_limb_extension(where, ntt, x, x_batch_stride, scratch, scratch_batch_stride, out,
                                               out_batch_stride, batch, q, map);
-  run_limb_extension(where, ds, ntt, e, OneLimbModDownLoad{scratch, e.scratch_stride, conv.dst_moduli},
+  const OneLimbModDownLoad load{scratch, e.scratch_stride, conv.dst_moduli, conv.src_moduli,
+                                conv.neg_src_product_mod_dst};
+  run_limb_extension(where, ds, ntt, e, load,
                      ModDownFinishStore{x, e.src_stride, constants, addend, log_n}, [&] {
                        basis_convert(scratch, e.scratch_stride, out, e.out_stride, batch, log_n, conv, stream);
                      });

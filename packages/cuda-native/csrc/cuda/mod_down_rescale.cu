@@ -50,11 +50,13 @@ __device__ __forceinline__ uint64_t mod_down_rescale_input(uint64_t z0, uint64_t
 }
 
 // The forward column phase's load for output limb i with one P limb: z = [z0, z1] per batch
-// element, z1 = INTT_P(x_P), whose conversion to q_i is its reduction mod q_i.
+// element, z1 = INTT_P(x_P), whose conversion to q_i is convert_one_limb's (centered).
 struct ModDownRescaleLoad {
   const uint64_t* z;  // [batch][2][N]: z0, z1
   std::size_t z_stride;
   const Modulus* dst_moduli;  // [q]: Q_l's moduli in limb order
+  const Modulus* p;           // the P prime
+  const uint64_t* neg_p;      // [q]: [-P]_{q_i}
   const uint64_t* constants;  // [q][3]
   RescaleView t;
   uint32_t log_n;
@@ -62,8 +64,10 @@ struct ModDownRescaleLoad {
   __device__ __forceinline__ uint64_t operator()(const uint64_t*, uint32_t b, uint32_t i, uint32_t j) const {
     const uint64_t* zb = z + b * z_stride;
     const uint64_t z1 = zb[(std::size_t{1} << log_n) + j];
-    return mod_down_rescale_input(zb[j], reduce64(z1, dst_moduli[t.num_dst]), reduce64(z1, dst_moduli[i]), i,
-                                  constants, t);
+    const uint64_t pv = p->value;
+    const uint32_t l = t.num_dst;
+    return mod_down_rescale_input(zb[j], convert_one_limb(z1, pv, dst_moduli[l], __ldg(neg_p + l)),
+                                  convert_one_limb(z1, pv, dst_moduli[i], __ldg(neg_p + i)), i, constants, t);
   }
 };
 
@@ -160,7 +164,8 @@ void mod_down_rescale_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batc
   const ModDownRescaleFinishStore finish{x, x_stride, constants, t.finish, addend, log_n};
   if (p == 1) {
     run_forward(where, forward, polys * l, ds.device, stream, finish,
-                ModDownRescaleLoad{scratch, z_stride, conv.dst_moduli, constants, t, log_n});
+                ModDownRescaleLoad{scratch, z_stride, conv.dst_moduli, conv.src_moduli, conv.neg_src_product_mod_dst,
+                                   constants, t, log_n});
     return;
   }
   // INTT_P(x_P) converted to q_0 .. q_{l-1} into out (where the forward transform then runs in
@@ -171,6 +176,7 @@ void mod_down_rescale_ntt(DeviceStream ds, const uint64_t* x, std::size_t x_batc
   last.num_dst = 1;
   last.dst_moduli = conv.dst_moduli + l;
   last.qhat_mod_dst = conv.qhat_mod_dst + static_cast<std::size_t>(l) * p;
+  last.neg_src_product_mod_dst = conv.neg_src_product_mod_dst + l;
   basis_convert(scratch + n, z_stride, out, out_stride, batch, log_n, head, stream);
   basis_convert(scratch + n, z_stride, c_last, n, batch, log_n, last, stream);
   run_forward(where, forward, polys * l, ds.device, stream, finish,
