@@ -28,8 +28,9 @@ export class OsRandomSource implements RandomSource {
 
 /**
  * A deterministic PRG for reproducible tests: the AES-256-CTR keystream (node:crypto) under the key
- * SHA-256("fhelium.ckks.seed" ‖ seed) and a zero IV. Its output is a pure function of the seed and
- * of the sequence of requests. NOT for protecting data: anyone who knows the seed knows every key.
+ * SHA-256("fhelium.ckks.seed" ‖ tag ‖ seed), where the tag names the seed's kind (string, number,
+ * bigint or bytes), and a zero IV. Its output is a pure function of the seed and of the sequence
+ * of requests. NOT for protecting data: anyone who knows the seed knows every key.
  */
 export class SeededRandomSource implements RandomSource {
   /** Always true: the stream is a function of the seed. */
@@ -38,11 +39,13 @@ export class SeededRandomSource implements RandomSource {
 
   /** @throws {CkksArgumentError} unless `seed` is a non-empty string, a Uint8Array, a safe integer or a bigint. */
   constructor(seed: string | number | bigint | Uint8Array) {
+    // Each kind of seed gets its own tag, so that no two different seeds share a key: the number
+    // 5, the string 'n:5' and the bytes of 'n:5' give three unrelated streams.
     let material: Uint8Array;
-    if (typeof seed === 'string' && seed.length > 0) material = Buffer.from(seed, 'utf8');
+    if (typeof seed === 'string' && seed.length > 0) material = Buffer.from(`s:${seed}`, 'utf8');
     else if (typeof seed === 'number' && Number.isSafeInteger(seed)) material = Buffer.from(`n:${seed}`, 'utf8');
     else if (typeof seed === 'bigint') material = Buffer.from(`b:${seed}`, 'utf8');
-    else if (seed instanceof Uint8Array && seed.length > 0) material = seed;
+    else if (seed instanceof Uint8Array && seed.length > 0) material = Buffer.concat([Buffer.from('u:', 'utf8'), seed]);
     else throw new CkksArgumentError(`seed: expected a non-empty string, a safe integer, a bigint or a non-empty Uint8Array, got ${String(seed)}`);
     const key = createHash('sha256').update('fhelium.ckks.seed').update(material).digest();
     this.#cipher = createCipheriv('aes-256-ctr', key, Buffer.alloc(16));

@@ -41,6 +41,13 @@ describe('random sources', () => {
     expect(os.bytes(32)).not.toEqual(os.bytes(32));
   });
 
+  it('gives seeds of different kinds different streams, even when their text is the same', () => {
+    const streams = [5, 5n, 'n:5', 'b:5', '5', new TextEncoder().encode('n:5'), new TextEncoder().encode('s:n:5')].map((seed) =>
+      Buffer.from(new SeededRandomSource(seed).bytes(16)).toString('hex'),
+    );
+    expect(new Set(streams).size).toBe(streams.length);
+  });
+
   it('rejects seeds that are not strings, integers, bigints or bytes', () => {
     expect(() => new SeededRandomSource('')).toThrow(CkksArgumentError);
     expect(() => new SeededRandomSource(1.5)).toThrow(/seed: expected a non-empty string/);
