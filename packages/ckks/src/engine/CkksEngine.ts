@@ -769,11 +769,17 @@ export class CkksEngine {
   private findRotationKey(ct: Ciphertext, steps: number, keys: RotationKeys, op: string, name = 'steps'): RotationKey | null {
     if (typeof steps !== 'number' || !Number.isSafeInteger(steps)) throw new CkksArgumentError(`${op}: ${name} must be a safe integer, got ${describe(steps)}`);
     const g = galoisElementForRotation(steps, this.parameters.logN);
-    if (g === 1) return null;
-    if (!(keys instanceof RotationKey) && !(keys instanceof Map) && !Array.isArray(keys)) {
+    // The argument is checked even where no key is needed (a step ≡ 0), except when absent:
+    // a wrong value is refused the same way whatever the steps.
+    const absent = keys === undefined || keys === null;
+    if (!absent && !(keys instanceof RotationKey) && !(keys instanceof Map) && !Array.isArray(keys)) {
       // Another kind of key (a conjugation or relinearization key) is a key mismatch, as elsewhere.
       if (keys instanceof CkksValue) throw new CkksKeyMismatchError(`${op}: rotationKeys must be rotation keys (a Map by step, an array or one RotationKey), got ${describe(keys)}`);
       throw new CkksArgumentError(`${op}: rotationKeys must be a Map of RotationKey by step, an array of RotationKey or one RotationKey, got ${describe(keys)}`);
+    }
+    if (g === 1) return null;
+    if (absent) {
+      throw new CkksMissingKeyError(`${op}: no rotation keys given (got ${describe(keys)}) for ${steps} steps; generate them with generateKeys({ rotations: [${steps}] })`);
     }
     // Searched in place (no copy of the candidates): the first RotationKey with this Galois element.
     let key: RotationKey | undefined;
@@ -829,8 +835,13 @@ export class CkksEngine {
     checkCiphertext(this, ct, op);
     checkComponents(ct, 2, op, 'ct', '; relinearize it first');
     if (!(conjugationKey instanceof ConjugationKey)) {
-      if ((conjugationKey as unknown) instanceof CkksValue) throw new CkksKeyMismatchError(`${op}: conjugationKey must be a ConjugationKey, got ${describe(conjugationKey)}`);
-      throw new CkksMissingKeyError(`${op}: conjugationKey must be a ConjugationKey (generateKeys({ conjugation: true })), got ${describe(conjugationKey)}`);
+      // As for rotation keys: absent is a missing key, another key a mismatch, anything else bad input.
+      const given = conjugationKey as unknown;
+      if (given instanceof CkksValue) throw new CkksKeyMismatchError(`${op}: conjugationKey must be a ConjugationKey, got ${describe(given)}`);
+      if (given === undefined || given === null) {
+        throw new CkksMissingKeyError(`${op}: no conjugation key given (got ${describe(given)}); generate it with generateKeys({ conjugation: true })`);
+      }
+      throw new CkksArgumentError(`${op}: conjugationKey must be a ConjugationKey (generateKeys({ conjugation: true })), got ${describe(given)}`);
     }
     checkBelongs(this, conjugationKey, op, 'conjugationKey', 'ConjugationKey');
     sameKey(ct, conjugationKey, op, 'ct', 'conjugationKey');

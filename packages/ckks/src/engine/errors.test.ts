@@ -207,6 +207,17 @@ describe('engine errors', () => {
     expect(() => engine.rotateMany(a, [1, 5], keys.rotationKeys)).toThrow(CkksMissingKeyError);
     expect(() => engine.conjugate(a, undefined as never)).toThrow(CkksMissingKeyError);
     expect(() => engine.rotate(a, 1.5, keys.rotationKeys)).toThrow(CkksArgumentError);
+    // Absent keys are missing keys; another value is bad input, refused even for a step ≡ 0
+    // (which needs no key, and takes an absent one).
+    expect(() => engine.rotate(a, 1, undefined as never)).toThrow(new CkksMissingKeyError('rotate: no rotation keys given (got undefined) for 1 steps; generate them with generateKeys({ rotations: [1] })'));
+    expect(() => engine.rotateMany(a, [0, 1], null as never)).toThrow(CkksMissingKeyError);
+    expect(() => engine.rotate(a, 0, 'keys' as never)).toThrow(/rotate: rotationKeys must be a Map of RotationKey by step, an array of RotationKey or one RotationKey, got/);
+    expect(() => engine.rotate(a, 0, pt as never)).toThrow(CkksKeyMismatchError);
+    const copy = engine.rotate(a, 512, undefined as never);
+    expect(copy.data.toArray()).toEqual(a.data.toArray());
+    copy.dispose();
+    expect(() => engine.conjugate(a, null as never)).toThrow(CkksMissingKeyError);
+    expect(() => engine.conjugate(a, 7 as never)).toThrow(new CkksArgumentError('conjugate: conjugationKey must be a ConjugationKey (generateKeys({ conjugation: true })), got number 7'));
     expect(() => engine.generateKeys({ rotations: [512] })).toThrow(/multiple of the 512 slots/);
     expect(() => engine.encode([1], { level: 4 })).toThrow(/level must be an integer in \[0, 3\]/);
     expect(() => engine.encode([1], { scale: 0.5 })).toThrow(/scale must be a finite number >= 1/);
