@@ -46,9 +46,11 @@ FHELIUM_HD uint64_t one_limb_multiple(uint64_t x, uint64_t a) { return x > (a >>
 
 // The centered conversion of one source limb x (reduced mod a) to the modulus m:
 // [x - one_limb_multiple(x, a) * a]_m, given neg_a = [-a]_m.
+// Branch-free: the condition is a coin flip per word, and a branch cost the CPU ModUp of n14-l7
+// about 10% of a rotation in mispredictions.
 FHELIUM_HD uint64_t convert_one_limb(uint64_t x, uint64_t a, const Modulus& m, uint64_t neg_a) {
-  const uint64_t r = reduce64(x, m);
-  return one_limb_multiple(x, a) ? add_mod(r, neg_a, m.value) : r;
+  const uint64_t mask = uint64_t{0} - one_limb_multiple(x, a);
+  return add_mod(reduce64(x, m), neg_a & mask, m.value);
 }
 
 // (x - c) * s mod q for reduced x, c; s_shoup = shoup(s, q). Used by ModDown and rescale.
