@@ -385,6 +385,43 @@ describe('ValueTreeSignature.validate', () => {
     );
   });
 
+  it('reports a node whose reading throws (a revoked Proxy, exactMetadata() or tensorEntries()) at that node, with the cause', () => {
+    const { proxy, revoke } = Proxy.revocable<unknown[]>([], {});
+    revoke();
+    const revokedList = mismatch(ValueTreeSignature.fromValue(example()), edited((t) => (t.operands = proxy)));
+    expect([revokedList.path, revokedList.field, revokedList.expected]).toEqual(['value.operands', 'node read', 'a node that can be read']);
+    expect(revokedList.found).toMatch(/^an error thrown while reading it: TypeError: .*revoked/);
+    expect(revokedList.cause).toBeInstanceOf(TypeError);
+
+    const broken = new Error('metadata store offline');
+    class ThrowingMetadata extends FakeExactValue {
+      override exactMetadata(): never {
+        throw broken;
+      }
+    }
+    const value = new ThrowingMetadata(FAKE_TYPE, 1, 'ctx-1', { level: 3, scale: 1099511627776n }, [['c0', fakeTensor({ shape: [2, 8] })]]);
+    const thrown = mismatch(ValueTreeSignature.fromValue(example()), edited((t) => (t.operands[1] = value)));
+    expect(thrown.message).toBe('value.operands[1]: node read: expected a node that can be read, found an error thrown while reading it: Error: metadata store offline');
+    expect(thrown.cause).toBe(broken);
+
+    // An accessor is refused as a node kind without being called, so its throw never happens.
+    const getter = { get bias(): never { throw 'no'; } };
+    const signature = ValueTreeSignature.fromValue({ w: { bias: fakeTensor({ shape: [2] }) } });
+    const fromGetter = mismatch(signature, { w: getter });
+    expect([fromGetter.path, fromGetter.field]).toEqual(['value.w', 'node kind']);
+    // An ExecutionInputError thrown by the candidate's own code (a nested validation) is wrapped
+    // too: its path would name a node of another tree.
+    const nested = new ExecutionInputError('inner: shape: expected [1], found [2]', { path: 'inner', field: 'shape', expected: '[1]', found: '[2]' });
+    class NestedValidation extends FakeExactValue {
+      override tensorEntries(): never {
+        throw nested;
+      }
+    }
+    const nestedValue = new NestedValidation(FAKE_TYPE, 1, 'ctx-1', { level: 3, scale: 1099511627776n }, []);
+    const outer = mismatch(ValueTreeSignature.fromValue(example()), edited((t) => (t.operands[1] = nestedValue)));
+    expect([outer.path, outer.field, outer.cause]).toEqual(['value.operands[1]', 'node read', nested]);
+  });
+
   it('reports the first mismatch in canonical order: keys before children, children in key order', () => {
     const tree = edited((t) => {
       t.weights.bias = fakeTensor({ shape: [9] });

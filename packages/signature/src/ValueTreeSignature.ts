@@ -162,7 +162,9 @@ export class ValueTreeSignature {
    *   differs: `node kind`, `array length`, `record keys`, `map keys`, `shape`, `stride`, `dtype`,
    *   `typeName`, `schemaVersion`, `contextId`, `metadata.level`, `tensor entries`,
    *   `tensor "c0" stride`...), `expected` and `found`; the message is
-   *   `<path>: <field>: expected <expected>, found <found>`.
+   *   `<path>: <field>: expected <expected>, found <found>`. When reading a node throws (a getter,
+   *   `exactMetadata()` or `tensorEntries()`, a revoked Proxy), the field is `node read` and the
+   *   thrown error is the `cause`.
    * @throws TypeError if `options.path` is not a string.
    */
   validate(value: unknown, options?: PathOptions): void {

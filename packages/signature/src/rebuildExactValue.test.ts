@@ -95,6 +95,18 @@ describe('rebuildExactValue', () => {
           },
         }) as never,
     });
-    expect(() => rebuildExactValue(fakeValue({ typeName: 'rebuild.strange' }), targets())).toThrow(new EvalError('broken entries'));
+    // A rebuilt value that throws when read broke the exact state: the error says where, and the
+    // thrown error is the cause of the validation error.
+    let strange: unknown;
+    try {
+      rebuildExactValue(fakeValue({ typeName: 'rebuild.strange' }), targets());
+    } catch (error) {
+      strange = error;
+    }
+    expect(strange).toBeInstanceOf(FHEliumError);
+    expect((strange as Error).message).toBe(
+      'rebuild of exact value type "rebuild.strange" broke the exact state: rebuilt: node read: expected a node that can be read, found an error thrown while reading it: EvalError: broken entries',
+    );
+    expect(((strange as Error).cause as Error).cause).toEqual(new EvalError('broken entries'));
   });
 });

@@ -34,7 +34,14 @@ import { treeMatches } from './treeMatches.js';
  */
 export function validateTree(signature: ValueTreeSignature, value: unknown, root: string, leaves: unknown[] | null = null): void {
   const calls = new ExactValueCalls();
-  if (treeMatches(signature, value, calls, leaves)) return;
+  let matched = false;
+  try {
+    matched = treeMatches(signature, value, calls, leaves);
+  } catch {
+    // The candidate's own code threw (a getter, `exactMetadata()`, a revoked Proxy): the
+    // diagnostic walk reads it again and reports the node where reading fails.
+  }
+  if (matched) return;
   calls.replay();
   // The fast walk may decline a valid tree (it is conservative): the diagnostic walk then accepts
   // it and gathers the leaves afresh.
@@ -64,12 +71,41 @@ export function diagnoseTree(
   checkNode(signature, value, new PathTracker(root), calls, leaves);
 }
 
-function fail(path: PathTracker, field: string, expected: string, found: string): never {
+/** The mismatches this module throws, told apart from errors thrown by the candidate's code. */
+const mismatches = new WeakSet<object>();
+
+function fail(path: PathTracker, field: string, expected: string, found: string, cause?: unknown): never {
   const where = path.format();
-  throw new ExecutionInputError(`${where}: ${field}: expected ${expected}, found ${found}`, { path: where, field, expected, found });
+  const message = `${where}: ${field}: expected ${expected}, found ${found}`;
+  const error = new ExecutionInputError(message, { path: where, field, expected, found, ...(cause === undefined ? {} : { cause }) });
+  mismatches.add(error);
+  throw error;
 }
 
+/**
+ * Checks one node; an error that reading the node throws (a getter, `exactMetadata()` or
+ * `tensorEntries()`, a revoked Proxy, even an `ExecutionInputError` of a nested validation) becomes
+ * an `ExecutionInputError` at this node, field `node read`, with the error as its `cause`.
+ */
 function checkNode(signature: ValueTreeSignature, value: unknown, path: PathTracker, calls: ExactValueCalls, leaves: unknown[] | null): void {
+  try {
+    checkNodeKind(signature, value, path, calls, leaves);
+  } catch (error) {
+    if (typeof error === 'object' && error !== null && mismatches.has(error)) throw error;
+    fail(path, 'node read', 'a node that can be read', `an error thrown while reading it: ${describeThrown(error)}`, error);
+  }
+}
+
+/** `name: message` of a thrown Error, else the thrown value described; never throws itself. */
+function describeThrown(error: unknown): string {
+  try {
+    return error instanceof Error ? `${String(error.name)}: ${String(error.message)}` : describeValue(error);
+  } catch {
+    return 'a thrown value that cannot be read';
+  }
+}
+
+function checkNodeKind(signature: ValueTreeSignature, value: unknown, path: PathTracker, calls: ExactValueCalls, leaves: unknown[] | null): void {
   switch (signature.kind) {
     case 'tensor': {
       const leaf = signature.leaf as TensorSignature;
