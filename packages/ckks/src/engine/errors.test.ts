@@ -1,8 +1,8 @@
 /** Every exact-state mismatch an engine operation refuses, with the error class and message. */
 import { describe, expect, it } from 'vitest';
 
-import { Ciphertext, CkksParameters, generatePrimes, SecretKey } from '@fhelium/ckks-values';
-import { memoryAllocated } from '@fhelium/cuda-native';
+import { Ciphertext, CkksParameters, generatePrimes, Plaintext, SecretKey } from '@fhelium/ckks-values';
+import { memoryAllocated, sampleUniformMod, Tensor } from '@fhelium/cuda-native';
 
 import { CkksEngine } from './CkksEngine.js';
 import {
@@ -231,5 +231,19 @@ describe('engine errors', () => {
     const e = CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, seed: 'd' });
     e.dispose();
     expect(() => e.encode([1])).toThrow(/encode: the engine was disposed/);
+  });
+});
+
+describe('decode of a plaintext that holds no message (CPU)', () => {
+  it('names decode and the coefficient beyond float64 when Q_l exceeds 2^1024 (n16-l35, uniform residues)', () => {
+    const engine = CkksEngine.create({ preset: 'n16-l35' });
+    const p = engine.parameters;
+    const level = p.maxLevel;
+    const data = sampleUniformMod(Tensor.empty([1, level + 1, p.ringDegree], { dtype: 'uint64' }), engine._tables.levels[level]!.moduliQ, { key: new Uint8Array(32).fill(7) });
+    const pt = new Plaintext({ parameters: p, data, level, scale: 2 ** 40, domain: 'coefficient' });
+    expect(() => engine.decode(pt)).toThrow(CkksEncodingError);
+    expect(() => engine.decode(pt)).toThrow(/^decode: coefficient \d+ of the plaintext is beyond float64 \(\|c\| ≥ 2\^1024, at level 35\), so it encodes no message/);
+    pt.dispose();
+    engine.dispose();
   });
 });
