@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TensorSignature } from './TensorSignature.js';
 import { ValueSignature } from './ValueSignature.js';
+import { ValueTreeSignature } from './ValueTreeSignature.js';
 import { canonicalizeMetadata } from './metadata.js';
 import { FAKE_TYPE, FakeExactValue, fakeTensor, fakeValue } from './testing/fakes.js';
 
@@ -100,6 +101,16 @@ describe('ValueSignature', () => {
     expect(() => ValueSignature.fromValue(withEntries([, ['c0', fakeTensor({ shape: [1] })]]))).toThrow(
       'value: tensorEntries() returned an unsupported array: element [0] is a hole',
     );
+    // As validate reads it: an enumerable extra is refused, a non-enumerable or symbol-keyed one ignored.
+    expect(() => ValueSignature.fromValue(withEntries(Object.assign([['c0', fakeTensor({ shape: [1] })]], { x: 1 })))).toThrow(
+      'value: tensorEntries() returned an unsupported array: extra enumerable property "x" besides the elements',
+    );
+    const hidden = [['c0', fakeTensor({ shape: [1] })]];
+    Object.defineProperty(hidden, 'x', { value: 1, enumerable: false });
+    Object.assign(hidden, { [Symbol('s')]: 1 });
+    const fromHidden = ValueSignature.fromValue(withEntries(hidden));
+    expect(fromHidden.tensors.map(([name]) => name)).toEqual(['c0']);
+    expect(() => new ValueTreeSignature('value', { leaf: fromHidden }).validate(withEntries(hidden))).not.toThrow();
     expect(() => ValueSignature.fromValue(withEntries([[0, fakeTensor({ shape: [1] })]]))).toThrow(
       'value: tensorEntries()[0] must be a [name, tensor] pair with a string name, found an array of length 2',
     );

@@ -12,7 +12,7 @@ import {
   type MetadataJSON,
 } from './metadata.js';
 import { rootLabel, type PathOptions } from './path.js';
-import { isPlainObject, readDenseArray } from './plainData.js';
+import { isPlainObject, readTreeArray } from './plainData.js';
 
 /** The fields a {@link ValueSignature} is built from. */
 export interface ValueSignatureInit {
@@ -189,7 +189,9 @@ function readTensorEntries(entries: unknown, where: string): [string, TensorSign
   if (!Array.isArray(entries)) {
     throw new TypeError(`${where}: tensorEntries() must return an array of [name, tensor] pairs, found ${describeValue(entries)}`);
   }
-  const items = readDenseArray(entries);
+  // Read as validate reads it (a tree array): non-enumerable and symbol-keyed extras are ignored,
+  // an enumerable one is refused, so that fromValue and validate accept the same results.
+  const items = readTreeArray(entries);
   if (typeof items === 'string') throw new TypeError(`${where}: tensorEntries() returned an unsupported array: ${items}`);
   const seen = new Set<string>();
   return items.map((entry, i): [string, TensorSignature] => {
