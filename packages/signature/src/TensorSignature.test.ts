@@ -74,6 +74,31 @@ describe('TensorSignature', () => {
     );
   });
 
+  it('reads each field once: an unstable getter or proxied array cannot make an invalid signature', () => {
+    let reads = 0;
+    const unstable = {
+      get shape(): number[] {
+        reads += 1;
+        return reads === 1 ? [2, 3] : [-1, 3];
+      },
+      stride: [3, 1],
+      dtype: 'float32',
+      layout: 'strided',
+    };
+    // The constructor's one read gives [2, 3]: kept as read.
+    expect(new TensorSignature(unstable as never).shape).toEqual([2, 3]);
+    expect(reads).toBe(1);
+    let elementReads = 0;
+    const shape = new Proxy([2, 3], {
+      get: (target, key, receiver) => (key === '0' ? (elementReads += 1) === 1 ? 2 : -5 : Reflect.get(target, key, receiver)),
+    });
+    // fromTensor checks the tensor, then the constructor copies the array once and checks the
+    // copy: the later read (-5) is refused rather than kept.
+    const tensor = { shape, stride: [3, 1], dtype: 'float32', layout: 'strided', device: 'cpu', storageKey: {} };
+    expect(() => TensorSignature.fromTensor(tensor as never)).toThrow(/^TensorSignature: shape \[0\] is -5/);
+    expect(elementReads).toBe(2);
+  });
+
   it('fromJSON reads toJSON output back and rejects anything else', () => {
     const signature = new TensorSignature({ shape: [4, 1], stride: [1, 1], dtype: 'int64' });
     expect(TensorSignature.fromJSON(JSON.parse(JSON.stringify(signature))).equals(signature)).toBe(true);

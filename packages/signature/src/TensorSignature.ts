@@ -55,12 +55,17 @@ export class TensorSignature {
     if (typeof init !== 'object' || init === null) {
       throw new TypeError(`TensorSignature: expected { shape, stride, dtype, layout? }, found ${describeValue(init)}`);
     }
-    const problem = fieldsProblem(init.shape, init.stride, init.dtype, init.layout ?? 'strided');
+    // Each field is read once and its arrays copied before the check, so that what is checked is
+    // what is kept, even when `init` (a tensor, for fromTensor) has getters or proxied arrays.
+    const { dtype, layout = 'strided' } = init;
+    const shape = copyIfArray(init.shape);
+    const stride = copyIfArray(init.stride);
+    const problem = fieldsProblem(shape, stride, dtype, layout);
     if (problem !== null) throw new TypeError(`TensorSignature: ${problem}`);
     // `+ 0` turns a -0 dimension into 0, so equal signatures also serialize identically.
-    this.shape = Object.freeze(init.shape.map((d) => d + 0));
-    this.stride = Object.freeze(init.stride.map((d) => d + 0));
-    this.dtype = init.dtype;
+    this.shape = Object.freeze(shape.map((d) => d + 0));
+    this.stride = Object.freeze(stride.map((d) => d + 0));
+    this.dtype = dtype;
     this.layout = 'strided';
     this.numel = this.shape.reduce((product, d) => product * d, 1);
     this.nbytes = this.numel * dtypeItemSize(this.dtype);
@@ -145,4 +150,9 @@ function fieldsProblem(shape: unknown, stride: unknown, dtype: unknown, layout: 
   if (!isDType(dtype)) return `dtype is ${describeValue(dtype)}, expected one of ${DTYPES.join(', ')}`;
   if (layout !== 'strided') return `layout is ${describeValue(layout)}, expected "strided"`;
   return null;
+}
+
+/** A plain copy of an array (each element read once), anything else as it is. */
+function copyIfArray<T>(value: readonly T[]): T[] {
+  return Array.isArray(value) ? Array.prototype.slice.call(value) : (value as T[]);
 }

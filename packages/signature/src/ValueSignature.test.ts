@@ -8,6 +8,22 @@ import { FAKE_TYPE, FakeExactValue, fakeTensor, fakeValue } from './testing/fake
 const t28 = new TensorSignature({ shape: [2, 8], stride: [8, 1], dtype: 'float32' });
 
 describe('ValueSignature', () => {
+  it('reads each constructor field once: an unstable getter cannot make an invalid signature', () => {
+    let reads = 0;
+    const init = {
+      get typeName(): unknown {
+        reads += 1;
+        return reads === 1 ? 'test.Stable' : 42;
+      },
+      schemaVersion: 1,
+      contextId: null,
+      metadata: {},
+      tensors: [['c0', new TensorSignature({ shape: [1], stride: [1], dtype: 'float32' })]],
+    };
+    const signature = new ValueSignature(init as never);
+    expect([signature.typeName, reads]).toEqual(['test.Stable', 1]);
+  });
+
   it('captures the exact state and the tensor topology of a registered value', () => {
     const value = fakeValue({ metadata: { scale: 2n ** 40n, level: 3, basis: { primes: [17n, 97n] } }, contextId: 'ctx-9' });
     const signature = ValueSignature.fromValue(value);

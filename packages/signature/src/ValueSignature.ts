@@ -71,13 +71,15 @@ export class ValueSignature {
     if (typeof init !== 'object' || init === null) {
       throw new TypeError(`ValueSignature: expected { typeName, schemaVersion, contextId, metadata, tensors }, found ${describeValue(init)}`);
     }
-    const problem = exactHeaderProblem(init.typeName, init.schemaVersion, init.contextId);
+    // Each field is read once, so that what is checked is what is kept.
+    const { typeName, schemaVersion, contextId, metadata, tensors } = init;
+    const problem = exactHeaderProblem(typeName, schemaVersion, contextId);
     if (problem !== null) throw new TypeError(`ValueSignature: ${problem}`);
-    this.typeName = init.typeName;
-    this.schemaVersion = init.schemaVersion;
-    this.contextId = init.contextId;
-    this.metadata = sharedCanonicalMetadata(init.metadata, 'ValueSignature');
-    this.tensors = freezeTensorList(init.tensors, 'ValueSignature');
+    this.typeName = typeName;
+    this.schemaVersion = schemaVersion;
+    this.contextId = contextId;
+    this.metadata = sharedCanonicalMetadata(metadata, 'ValueSignature');
+    this.tensors = freezeTensorList(tensors, 'ValueSignature');
     this.nbytes = this.tensors.reduce((sum, [, signature]) => sum + signature.nbytes, 0);
     Object.freeze(this);
   }
@@ -211,13 +213,15 @@ function freezeTensorList(tensors: unknown, where: string): ReadonlyArray<readon
   if (!Array.isArray(tensors)) throw new TypeError(`${where}: tensors must be an array of [name, TensorSignature] pairs, found ${describeValue(tensors)}`);
   const seen = new Set<string>();
   const out = tensors.map((pair: unknown, i) => {
-    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || !(pair[1] instanceof TensorSignature)) {
+    // Copied first (each element read once): what is checked is what is kept.
+    const entry: unknown[] | null = Array.isArray(pair) ? Array.prototype.slice.call(pair) : null;
+    if (entry === null || entry.length !== 2 || typeof entry[0] !== 'string' || !(entry[1] instanceof TensorSignature)) {
       throw new TypeError(`${where}: tensors[${i}] must be a [name, TensorSignature] pair, found ${describeValue(pair)}`);
     }
-    const name = pair[0];
+    const [name, signature] = entry as [string, TensorSignature];
     if (seen.has(name)) throw new TypeError(`${where}: tensor name ${quote(name)} appears twice; tensor entry names must be unique`);
     seen.add(name);
-    return Object.freeze([name, pair[1]] as const);
+    return Object.freeze([name, signature] as const);
   });
   return Object.freeze(out);
 }
