@@ -357,7 +357,15 @@ export class CkksEngine {
    * captured upload would read a reused staging buffer at every replay): encode before it.
    */
   encode(values: SlotValues, options?: EncodeOptions): Plaintext {
-    const op = 'encode';
+    return this._encode(values, options, 'encode');
+  }
+
+  /**
+   * {@link encode} with its errors naming `op`, for callers that encode on the user's behalf
+   * (`encodeMatrixDiagonals`).
+   * @internal
+   */
+  _encode(values: SlotValues, options: EncodeOptions | undefined, op: string): Plaintext {
     this.live(op);
     const p = this.parameters;
     const o = optionsObject(options, op, ['level', 'scale']);

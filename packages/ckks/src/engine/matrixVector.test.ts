@@ -209,6 +209,13 @@ describe('matrixVector (CPU, test-n10-l3: 512 slots)', () => {
     expect(() => matrixVector(ct3, { engine, diagonals: foreign, rotationKeys: keys.rotationKeys })).toThrow(CkksContextMismatchError);
     expect(() => encodeMatrixDiagonals(engine, [[1, 2], [3]])).toThrow(/row 1 has 1 entries, expected 2/);
     expect(() => encodeMatrixDiagonals(engine, [[1]], { level: 0 })).toThrow(CkksLevelMismatchError);
+    // Errors name encodeMatrixDiagonals, not the helpers it calls (matrixVectorPlan, encode).
+    const n = engine.slots + 1;
+    const tooLarge = Array.from({ length: n }, () => new Float64Array(n));
+    expect(() => encodeMatrixDiagonals(engine, tooLarge)).toThrow(
+      new CkksArgumentError(`encodeMatrixDiagonals: the matrix is ${n}×${n}, but the engine has ${engine.slots} slots: at most ${engine.slots}×${engine.slots}`),
+    );
+    expect(() => encodeMatrixDiagonals(engine, [[1]], { scale: 0.5 })).toThrow(new CkksArgumentError('encodeMatrixDiagonals: scale must be a finite number >= 1, got 0.5'));
   });
 });
 

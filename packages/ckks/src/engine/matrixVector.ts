@@ -150,6 +150,7 @@ export function encodeMatrixDiagonals(
   });
   const p = engine.parameters;
   const slots = engine.slots;
+  if (d > slots) throw new CkksArgumentError(`${op}: the matrix is ${d}×${d}, but the engine has ${slots} slots: at most ${slots}×${slots}`);
   const plan = matrixVectorPlan(d, slots);
   const level = options.level ?? p.maxLevel;
   if (!Number.isInteger(level) || level < 0 || level > p.maxLevel) {
@@ -179,12 +180,12 @@ export function encodeMatrixDiagonals(
         }
         if (nonZero) {
           for (let filled = period; filled < slots; filled *= 2) values.copyWithin(filled, 0, Math.min(filled, slots - filled));
-          plaintexts.set(k, engine.encode(values, { level, scale }));
+          plaintexts.set(k, engine._encode(values, { level, scale }, op));
         }
         onProgress?.({ done: k + 1, total: period });
       }
     }
-    if (plaintexts.size === 0) plaintexts.set(0, engine.encode(new Float64Array(slots), { level, scale }));
+    if (plaintexts.size === 0) plaintexts.set(0, engine._encode(new Float64Array(slots), { level, scale }, op));
   } catch (error) {
     for (const pt of plaintexts.values()) pt.dispose();
     throw error;
