@@ -529,6 +529,19 @@ describe('ValueTreeSignature constructor', () => {
     expect(new ValueTreeSignature('array').children).toEqual([]);
   });
 
+  it('refuses a record whose keys are those of a tensor or an exact value: no value could match it', () => {
+    const child = ValueTreeSignature.fromValue(fakeTensor({ shape: [1] }));
+    const tensorKeys = ['shape', 'stride', 'dtype', 'layout', 'device', 'storageKey', 'extra'];
+    expect(() => new ValueTreeSignature('record', { keys: tensorKeys, children: tensorKeys.map(() => child) })).toThrow(
+      /^ValueTreeSignature\(record\): keys \[.*\] include every TensorLike field \(shape, stride, dtype, layout, device, storageKey\), so a matching record would be read as a tensor: no value could match$/,
+    );
+    const valueKeys = ['typeName', 'schemaVersion', 'contextId', 'exactMetadata', 'tensorEntries'];
+    expect(() => new ValueTreeSignature('record', { keys: valueKeys, children: valueKeys.map(() => child) })).toThrow(/include every TensorResident member/);
+    // One field short, a record is a record.
+    const fewer = tensorKeys.filter((k) => k !== 'storageKey');
+    expect(new ValueTreeSignature('record', { keys: fewer, children: fewer.map(() => child) }).keys).toHaveLength(fewer.length);
+  });
+
   it('rejects inconsistent parts', () => {
     const value = new ValueSignature({ typeName: 'x', schemaVersion: 0, contextId: null, metadata: {}, tensors: [] });
     const cases: [() => unknown, string][] = [

@@ -1,10 +1,10 @@
 import { isRegisteredExactValue } from './ExactValueRegistry.js';
-import type { TensorLike } from './TensorLike.js';
-import type { TensorResident } from './TensorResident.js';
+import { TENSOR_LIKE_FIELDS, type TensorLike } from './TensorLike.js';
+import { TENSOR_RESIDENT_MEMBERS, type TensorResident } from './TensorResident.js';
 import { TensorSignature, type TensorSignatureJSON } from './TensorSignature.js';
 import { ValueSignature, unregisteredError, type ValueSignatureJSON } from './ValueSignature.js';
 import { classifyNode } from './classifyNode.js';
-import { describeValue, formatKey } from './describe.js';
+import { describeValue, formatKey, formatKeyList } from './describe.js';
 import { compareMapKeys, compareObjectKeys } from './keyOrder.js';
 import { MAX_NESTING_DEPTH } from './limits.js';
 import { PathTracker, rootLabel, type PathOptions } from './path.js';
@@ -78,7 +78,9 @@ export class ValueTreeSignature {
    * @param kind - The node kind.
    * @param parts - `leaf` for `tensor`/`value`; `children` for containers; `keys` for records and Maps.
    * @throws TypeError if the kind is unknown, a part is missing, superfluous or of the wrong type,
-   *   keys are duplicated or of the wrong type, or the tree would nest deeper than `MAX_NESTING_DEPTH`.
+   *   keys are duplicated or of the wrong type, a record's keys include every TensorLike field or
+   *   every TensorResident member (such a record could match nothing: see `classifyNode`), or the
+   *   tree would nest deeper than `MAX_NESTING_DEPTH`.
    */
   constructor(kind: TreeKind, parts: ValueTreeSignatureParts = {}) {
     if (!TREE_KINDS.includes(kind)) throw new TypeError(`ValueTreeSignature: kind must be one of ${TREE_KINDS.join(', ')}, found ${describeValue(kind)}`);
@@ -102,6 +104,7 @@ export class ValueTreeSignature {
     let ordered: { keys: (string | number)[]; children: ValueTreeSignature[] } = { keys: [], children: [...children] };
     if (kind === 'array' && keys.length > 0) throw new TypeError('ValueTreeSignature(array): an array node has no keys');
     if (kind === 'record' || kind === 'map') ordered = orderKeyedChildren(kind, keys, children);
+    if (kind === 'record') refuseLeafShapedRecord(ordered.keys as string[]);
     const height = isLeaf ? 0 : 1 + ordered.children.reduce((max, child) => Math.max(max, child.#height), 0);
     if (height > MAX_NESTING_DEPTH) throw new TypeError(`ValueTreeSignature(${kind}): the tree would nest deeper than ${MAX_NESTING_DEPTH} levels`);
     this.kind = kind;
@@ -359,5 +362,26 @@ function decodeTree(json: unknown, label: string, depth: number): ValueTreeSigna
     });
   } catch (error) {
     throw new TypeError(`${label}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/**
+ * A record whose keys include every TensorLike field name (or every TensorResident member name)
+ * could never match: a candidate with those keys is read as a tensor (an exact value), or refused
+ * as a malformed one (see `classifyNode`). Such a signature is refused when built.
+ * @throws TypeError naming the keys.
+ */
+function refuseLeafShapedRecord(keys: readonly string[]): void {
+  const has = new Set(keys);
+  for (const [names, what] of [
+    [TENSOR_LIKE_FIELDS, 'TensorLike field'],
+    [TENSOR_RESIDENT_MEMBERS, 'TensorResident member'],
+  ] as const) {
+    if (names.every((name) => has.has(name))) {
+      throw new TypeError(
+        `ValueTreeSignature(record): keys ${formatKeyList(keys)} include every ${what} (${names.join(', ')}), ` +
+          `so a matching record would be read as a ${what === 'TensorLike field' ? 'tensor' : 'exact value'}: no value could match`,
+      );
+    }
   }
 }

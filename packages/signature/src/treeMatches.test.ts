@@ -295,13 +295,17 @@ describe('treeMatches: guarantees of the fast walk', () => {
     expect(outcome(() => signature.validate(sealed))).toMatchObject({ accepted: false, error: { path: 'value.a[0]', field: 'shape' } });
   });
 
-  it('agrees on records whose keys name every tensor field or exact-value member (such objects are never records)', () => {
+  it('agrees on objects whose keys name every tensor field or exact-value member (such objects are never records)', () => {
     const leaf = ValueTreeSignature.fromValue(fakeTensor({ shape: [1] }));
     for (const keys of [
       ['shape', 'stride', 'dtype', 'layout', 'device', 'storageKey'],
       ['typeName', 'schemaVersion', 'contextId', 'exactMetadata', 'tensorEntries'],
     ]) {
-      const signature = new ValueTreeSignature('record', { keys, children: keys.map(() => leaf) });
+      // A record signature with all of them cannot be built (no value could match it); one
+      // without the last is, and a candidate with all of them is still not a record.
+      expect(() => new ValueTreeSignature('record', { keys, children: keys.map(() => leaf) })).toThrow(TypeError);
+      const fewer = keys.slice(0, -1);
+      const signature = new ValueTreeSignature('record', { keys: fewer, children: fewer.map(() => leaf) });
       const record = Object.fromEntries(keys.map((key) => [key, fakeTensor({ shape: [1] })]));
       expect(expectAgreement(signature, record)).toMatchObject({ accepted: false, error: { path: 'value', field: 'node kind' } });
     }
