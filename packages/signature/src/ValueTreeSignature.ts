@@ -373,14 +373,14 @@ function decodeTree(json: unknown, label: string, depth: number): ValueTreeSigna
  */
 function refuseLeafShapedRecord(keys: readonly string[]): void {
   const has = new Set(keys);
-  for (const [names, what] of [
-    [TENSOR_LIKE_FIELDS, 'TensorLike field'],
-    [TENSOR_RESIDENT_MEMBERS, 'TensorResident member'],
+  for (const [names, what, readAs] of [
+    [TENSOR_LIKE_FIELDS, 'TensorLike field', 'tensor'],
+    [TENSOR_RESIDENT_MEMBERS, 'TensorResident member', 'exact value'],
   ] as const) {
     if (names.every((name) => has.has(name))) {
       throw new TypeError(
         `ValueTreeSignature(record): keys ${formatKeyList(keys)} include every ${what} (${names.join(', ')}), ` +
-          `so a matching record would be read as a ${what === 'TensorLike field' ? 'tensor' : 'exact value'}: no value could match`,
+          `so a matching record would be read as a ${readAs}: no value could match`,
       );
     }
   }

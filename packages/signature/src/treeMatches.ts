@@ -60,9 +60,12 @@ interface Plan {
   readonly slots: ReadonlyMap<string, number> | null;
   /** Map: the expected keys. */
   readonly keySet: ReadonlySet<unknown> | null;
-  /** A TensorLike field name and a TensorResident member name that are not record keys (`null`: every one is). */
-  readonly tensorProbe: string | null;
-  readonly memberProbe: string | null;
+  /**
+   * A TensorLike field name and a TensorResident member name that are not record keys (the
+   * ValueTreeSignature constructor refuses a record with every one of either).
+   */
+  readonly tensorProbe: string;
+  readonly memberProbe: string;
 }
 
 const TENSOR = 0;
@@ -165,8 +168,8 @@ function compile(signature: ValueTreeSignature): Plan {
     keys,
     slots: kind === RECORD ? new Map((keys as readonly string[]).map((key, i) => [key, i])) : null,
     keySet: kind === MAP ? new Set<unknown>(keys) : null,
-    tensorProbe: recordKeys === null ? TENSOR_PROBE : (TENSOR_LIKE_FIELDS.find((field) => !recordKeys.has(field)) ?? null),
-    memberProbe: recordKeys === null ? MEMBER_PROBE : (TENSOR_RESIDENT_MEMBERS.find((member) => !recordKeys.has(member)) ?? null),
+    tensorProbe: recordKeys === null ? TENSOR_PROBE : (TENSOR_LIKE_FIELDS.find((field) => !recordKeys.has(field)) as string),
+    memberProbe: recordKeys === null ? MEMBER_PROBE : (TENSOR_RESIDENT_MEMBERS.find((member) => !recordKeys.has(member)) as string),
   };
 }
 
@@ -277,11 +280,8 @@ function denseWithHiddenElements(array: readonly unknown[], length: number, keys
  * Whether `value` (a container candidate) is a tensor, an exact value or an object that looks
  * like either, which `classifyNode` puts before arrays, Maps and records (see the module comment).
  */
-function looksLikeLeaf(value: object, tensorProbe: string | null, memberProbe: string | null): boolean {
-  return (
-    ((tensorProbe === null || tensorProbe in value) && looksLikeTensor(value)) ||
-    ((memberProbe === null || memberProbe in value) && looksLikeTensorResident(value))
-  );
+function looksLikeLeaf(value: object, tensorProbe: string, memberProbe: string): boolean {
+  return (tensorProbe in value && looksLikeTensor(value)) || (memberProbe in value && looksLikeTensorResident(value));
 }
 
 /** Matches the children read onto the stack from `base` on, then pops them. */
