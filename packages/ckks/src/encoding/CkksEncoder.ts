@@ -174,6 +174,15 @@ export class CkksEncoder {
    *   non-finite value, or the scale is not a finite number > 0.
    */
   decodeFromCoefficients(coefficients: Float64Array, scale: number): ComplexSlots {
+    return this._decodeFromCoefficients(coefficients, scale);
+  }
+
+  /**
+   * {@link decodeFromCoefficients}, with the error for the first non-finite coefficient (at
+   * `index`) made by `nonFinite` when given: the engine says why a decrypted plaintext has one.
+   * @internal
+   */
+  _decodeFromCoefficients(coefficients: Float64Array, scale: number, nonFinite?: (index: number) => Error): ComplexSlots {
     checkScale(scale, 'decodeFromCoefficients');
     const n = this.slots;
     if (!(coefficients instanceof Float64Array) || coefficients.length !== this.ringDegree) {
@@ -192,9 +201,9 @@ export class CkksEncoder {
       const a = coefficients[k]!;
       const b = coefficients[k + n]!;
       if (!Number.isFinite(a) || !Number.isFinite(b)) {
-        throw new CkksEncodingError(
-          `decodeFromCoefficients: coefficients[${Number.isFinite(a) ? k + n : k}] must be finite, got ${Number.isFinite(a) ? b : a}`,
-        );
+        const index = Number.isFinite(a) ? k + n : k;
+        if (nonFinite !== undefined) throw nonFinite(index);
+        throw new CkksEncodingError(`decodeFromCoefficients: coefficients[${index}] must be finite, got ${coefficients[index]}`);
       }
       // (a + i·b)·ζ^k/Δ
       const cr = zr[k]!;

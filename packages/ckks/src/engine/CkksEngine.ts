@@ -409,16 +409,14 @@ export class CkksEngine {
       const coeff = pt.domain === 'ntt' ? scope.add(nttInverse(pt.data, this._tables.ntt, { limbToPrime: this._tables.levels[pt.level]!.qMap })) : pt.data;
       const residues = coeff.toArray() as BigUint64Array;
       const coefficients = rnsToCoefficientsExact(residues, p.qPrimes.slice(0, limbs));
-      // A coefficient beyond float64 (2^1024; Q_l reaches 2^1700 on n16-l35) holds no message at
-      // any usable scale: say so here rather than let the encoder report a non-finite input.
-      const huge = coefficients.findIndex((c) => !Number.isFinite(c));
-      if (huge >= 0) {
-        throw new CkksEncodingError(
-          `${op}: coefficient ${huge} of the plaintext is beyond float64 (|c| ≥ 2^1024, at level ${pt.level}), so it encodes no message; ` +
+      // A coefficient beyond float64 (2^1024; Q_l reaches 2^1460 on n16-l35) holds no message at
+      // any usable scale: the encoder's finiteness check reports it in these words.
+      const beyondFloat64 = (index: number): Error =>
+        new CkksEncodingError(
+          `${op}: coefficient ${index} of the plaintext is beyond float64 (|c| ≥ 2^1024, at level ${pt.level}), so it encodes no message; ` +
             'was it decrypted with another secret key, or did a value overflow its modulus?',
         );
-      }
-      return this.encoder.decodeFromCoefficients(coefficients, pt.scale);
+      return this.encoder._decodeFromCoefficients(coefficients, pt.scale, beyondFloat64);
     } finally {
       scope.dispose();
     }
