@@ -5,12 +5,13 @@
  * Fast base conversion from basis A to B, centered: out_j ≡ x' (mod b_j) for the representative
  * x' of x mod A in [−A/2, A/2] (x, or x − A when 2x > A), computed as
  * Σ_i [x_i·â_i^-1]_{a_i}·(â_i mod b_j) − v·A mod b_j with v = round(Σ_i [x_i·â_i^-1]_{a_i} / a_i),
- * v estimated in float64 (exact for one source limb; with several, x within about |A|·2^-51·A of
- * A/2 may get either representative). Centering keeps the key-switching noise free of a constant
- * offset per coefficient, which decoding would concentrate in a few slots. ModDown therefore
- * rounds x / P to the nearest integer. Inputs are in COEFFICIENT form and reduced. ModDown is the inverse NTT of the P limbs,
- * {@link basisConvert} P → Q_l, the forward NTT and {@link modDownFinish}, or all of it in one
- * {@link modDownNtt} call; {@link modUpDigitsNtt} likewise takes ModUp straight to NTT form.
+ * v estimated in float64 (exact for one source limb; with s source limbs, an x within about
+ * s·2^-51·A of A/2 may get either representative). Centering keeps the key-switching noise free
+ * of a constant offset per coefficient, which decoding would concentrate in a few slots; ModDown
+ * therefore rounds x / P to the nearest integer. Inputs are in COEFFICIENT form and reduced.
+ * ModDown is the inverse NTT of the P limbs, {@link basisConvert} P → Q_l, the forward NTT and
+ * {@link modDownFinish}, or all of it in one {@link modDownNtt} call; {@link modUpDigitsNtt}
+ * likewise takes ModUp straight to NTT form.
  * CUDA calls are enqueued on the current stream; only outputs (when none are given) and
  * modDownNtt's scratch limbs are allocated, through the caching allocator.
  */

@@ -2,8 +2,8 @@
 // batch element, group of up to kDstPerThread destination limbs, conversion job). The thread loads
 // the s source residues (coalesced across the warp), scales them into registers while it sums the
 // float64 estimate of the multiple v, and forms each destination's sum of products, v * [-A]_{b_j}
-// included, in a 128-bit accumulator with one final reduction (folding every kFoldTerms terms). Table rows are the same
-// for the whole warp (broadcast loads through the read-only cache). Source counts above 32 use a
+// included, in a 128-bit accumulator with one final reduction (folding every kFoldTerms terms).
+// Table rows are the same for the whole warp (broadcast loads through the read-only cache). Source counts above 32 use a
 // register-free loop that rereads the inputs per destination.
 #include "cuda/basis_conversion.h"
 
