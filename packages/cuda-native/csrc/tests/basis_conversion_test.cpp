@@ -14,10 +14,14 @@
 namespace fhelium::test {
 namespace {
 
+// [x - a]_b for x, a >= 0.
+uint64_t difference_mod(const BigUint& x, const BigUint& a, uint64_t b) {
+  return (x.mod(b) + (b - a.mod(b))) % b;
+}
+
 // [x']_b for the centered representative x' of x in [0, A): x, or x - A when 2x > A.
 uint64_t centered_mod(const BigUint& x, const BigUint& a, uint64_t b) {
-  if (!(a < x.mul(2))) return x.mod(b);
-  return (x.mod(b) + (b - a.mod(b))) % b;
+  return a < x.mul(2) ? difference_mod(x, a, b) : x.mod(b);
 }
 
 }  // namespace
@@ -61,7 +65,7 @@ void run_basis_conversion_tests(Counter& c) {
           const uint64_t got = out[b * out_stride + j * n + k];
           if (!boundary) values_ok = values_ok && got == centered_mod(x, a_prod, dst[j]);
           stayed = stayed && got == x.mod(dst[j]);
-          moved = moved && got == (x.mod(dst[j]) + (dst[j] - a_prod.mod(dst[j]))) % dst[j];
+          moved = moved && got == difference_mod(x, a_prod, dst[j]);
         }
         if (boundary) boundary_ok = boundary_ok && (stayed || moved);
       }
