@@ -72,6 +72,7 @@ import {
   type KeyGenContext,
 } from './keyGeneration.js';
 import { keySwitch, keySwitchDigits, modUpDigitsFrom, modUpToDigits } from './keySwitch.js';
+import { refuseInCapture } from './captureGuard.js';
 import { OsRandomSource, SeededRandomSource, type RandomSource } from './random.js';
 import { drawSamplingKey, GAUSSIAN, TERNARY } from './sampling.js';
 import { smallPolysNtt } from './smallPolys.js';
@@ -93,6 +94,9 @@ import { upload } from './upload.js';
  * The words are the same either way.
  */
 const TENSOR_PRODUCT_IN_TRANSFORM_BELOW_WORDS = 2 ** 20;
+
+/** Why encryption and key generation refuse a CUDA graph capture (see {@link refuseInCapture}). */
+const SAMPLES_AGAIN = 'it takes fresh randomness for its samples, and a replay would draw the very same samples again';
 
 /** Options of {@link CkksEngine.create}: exactly one of `preset` and `parameters`. */
 export interface CkksEngineOptions {
@@ -261,6 +265,8 @@ export class CkksEngine {
    * requested step and, when asked, the conjugation key. All carry the secret key's `keyId`.
    * @throws {CkksArgumentError} for steps that are not safe integers or are multiples of N/2
    *   (the identity, which needs no key).
+   * @throws `CudaGraphCaptureViolationError` inside a CUDA graph capture (a replay would draw the
+   *   same keys' samples again), before the random source is read.
    */
   generateKeys(options?: GenerateKeysOptions): CkksKeys {
     const op = 'generateKeys';
@@ -278,6 +284,7 @@ export class CkksEngine {
       }
       return { k, g };
     });
+    refuseInCapture(this.device, op, SAMPLES_AGAIN, 'Generate keys before the capture; the captured function may use them (they stay constant across replays)');
     const total = 3 + new Set(steps.map((step) => step.g)).size + (conjugation ? 1 : 0);
     const made: { dispose(): void }[] = [];
     // Keeps the key for release on failure, then reports it.
@@ -430,12 +437,13 @@ export class CkksEngine {
    * (and a) is drawn on the engine's device from one 32-byte key taken from the random source.
    * @throws {CkksKeyMismatchError} for a key that is neither; context/device errors as usual.
    * @throws `CudaGraphCaptureViolationError` inside a CUDA graph capture (a replay would reuse
-   * the same noise).
+   * the same noise), before the random source is read: a seeded engine's stream does not move.
    */
   encrypt(pt: Plaintext, key: PublicKey | SecretKey): Ciphertext {
     const op = 'encrypt';
     this.live(op);
     checkPlaintext(this, pt, op);
+    refuseInCapture(this.device, op, SAMPLES_AGAIN, 'Encrypt before the capture and copy the ciphertext into the captured input at each replay');
     if (key instanceof PublicKey) {
       checkBelongs(this, key, op, 'publicKey', 'PublicKey');
       checkKeyCovers(key, pt.level, op, 'publicKey');

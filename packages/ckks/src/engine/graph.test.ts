@@ -86,20 +86,29 @@ describeCuda('CkksEngine under CUDA Graph capture', () => {
     graph.reset();
   });
 
-  itCuda('encrypt (public and secret key) and key generation throw inside a capture, and work after it', () => {
-    const engine = CkksEngine.create({ preset: 'test-n10-l3', device: 'cuda', allowInsecure: true, seed: 'graph-refuse' });
+  itCuda('encrypt (public and secret key) and key generation throw inside a capture, before drawing, and work after it', () => {
+    const options = { preset: 'test-n10-l3', device: 'cuda', allowInsecure: true, seed: 'graph-refuse' } as const;
+    const engine = CkksEngine.create(options);
+    // A twin with the same seed that is never refused: the refusals must leave the seeded stream
+    // where it was, so both engines go on to draw the same samples.
+    const twin = CkksEngine.create(options);
     const keys = engine.generateKeys();
+    const twinKeys = twin.generateKeys();
     const pt = engine.encode([0.25, -0.5]);
-    const refused: [string, () => unknown][] = [
-      ['encrypt with the public key', () => engine.encrypt(pt, keys.publicKey)],
-      ['encrypt with the secret key', () => engine.encrypt(pt, keys.secretKey)],
-      ['generateKeys', () => engine.generateKeys()],
+    const refused: [string, string, () => unknown][] = [
+      ['encrypt with the public key', 'encrypt', () => engine.encrypt(pt, keys.publicKey)],
+      ['encrypt with the secret key', 'encrypt', () => engine.encrypt(pt, keys.secretKey)],
+      ['generateKeys', 'generateKeys', () => engine.generateKeys()],
     ];
-    for (const [label, op] of refused) expectRefusedInCapture(label, op, /a replay would draw the very same samples again/);
+    for (const [label, op, run] of refused) {
+      expectRefusedInCapture(label, run, new RegExp(`^${op} is not allowed while a CUDA graph capture is open: .*a replay would draw the very same samples again`));
+    }
     const ct = engine.encrypt(pt, keys.publicKey);
+    expect(ct.data.toArray()).toEqual(twin.encrypt(twin.encode([0.25, -0.5]), twinKeys.publicKey).data.toArray());
     const back = engine.decode(engine.decrypt(ct, keys.secretKey));
     expect(Math.abs(back[0]! - 0.25)).toBeLessThan(1e-6);
     expect(Math.abs(back[1]! + 0.5)).toBeLessThan(1e-6);
+    twin.dispose();
   });
 
   itCuda('encode (and so encodeMatrixDiagonals) throws inside a capture, before any work, and works after it', () => {

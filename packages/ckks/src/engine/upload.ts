@@ -1,4 +1,6 @@
-import { CudaGraphCaptureViolationError, isCapturing, Tensor } from '@fhelium/cuda-native';
+import { Tensor } from '@fhelium/cuda-native';
+
+import { refuseInCapture } from './captureGuard.js';
 
 /**
  * A tensor of `shape` on `device` holding `words` (host data the engine encoded). To a
@@ -13,12 +15,12 @@ import { CudaGraphCaptureViolationError, isCapturing, Tensor } from '@fhelium/cu
  */
 export function upload(words: BigUint64Array, shape: readonly number[], device: string, op: string): Tensor {
   if (device === 'cpu') return Tensor.fromArray(words, { shape, device });
-  if (isCapturing()) {
-    throw new CudaGraphCaptureViolationError(
-      `${op} is not allowed while a CUDA graph capture is open: it uploads host data through a staging buffer that is reused once the call returns, ` +
-        `so a replay would upload whatever that buffer holds then. Call ${op} before the capture and use its result in the captured function (it stays constant across replays)`,
-    );
-  }
+  refuseInCapture(
+    device,
+    op,
+    'it uploads host data through a staging buffer that is reused once the call returns, so a replay would upload whatever that buffer holds then',
+    `Call ${op} before the capture and use its result in the captured function (it stays constant across replays)`,
+  );
   const staging = Tensor.fromArray(words, { shape, pinMemory: true });
   try {
     return staging.to(device, { nonBlocking: true });
