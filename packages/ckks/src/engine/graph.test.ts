@@ -8,26 +8,12 @@
 import { expect } from 'vitest';
 
 import { Ciphertext } from '@fhelium/ckks-values';
-import { CudaGraph, CudaGraphCaptureViolationError, Stream } from '@fhelium/cuda-native';
+import { CudaGraph, Stream } from '@fhelium/cuda-native';
 import { describeCuda, itCuda } from '@fhelium/cuda-native/testing';
 
+import { expectRefusedInCapture } from './captureRefusal.test-helpers.js';
 import { CkksEngine } from './CkksEngine.js';
 import { encodeMatrixDiagonals, matrixVector, matrixVectorRotationSteps, tileVector } from './matrixVector.js';
-
-/** Captures `op` into a new graph: it must throw CudaGraphCaptureViolationError matching `message`, leaving nothing captured. */
-function expectRefusedInCapture(label: string, op: () => unknown, message: RegExp): void {
-  const graph = new CudaGraph();
-  let thrown: unknown;
-  try {
-    graph.capture(op, { stream: new Stream('cuda') });
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown, label).toBeInstanceOf(CudaGraphCaptureViolationError);
-  expect((thrown as Error).message, label).toMatch(message);
-  expect(graph.isCaptured, label).toBe(false);
-  graph.dispose();
-}
 
 describeCuda('CkksEngine under CUDA Graph capture', () => {
   itCuda('multiply + relinearize + rescale + rotate + add, captured once and replayed on new inputs', () => {
