@@ -44,6 +44,7 @@ import { CkksEncoder, type ComplexSlots, type SlotValues } from '../encoding/Ckk
 import { CkksEncodingError } from '../encoding/errors.js';
 import { galoisElementForConjugation, galoisElementForRotation } from '../encoding/galois.js';
 import { coefficientsToRns, rnsToCoefficientsExact } from '../encoding/rns.js';
+import { refuseInCapture } from './captureGuard.js';
 import {
   checkBelongs,
   checkCiphertext,
@@ -72,7 +73,6 @@ import {
   type KeyGenContext,
 } from './keyGeneration.js';
 import { keySwitch, keySwitchDigits, modUpDigitsFrom, modUpToDigits } from './keySwitch.js';
-import { refuseInCapture } from './captureGuard.js';
 import { OsRandomSource, SeededRandomSource, type RandomSource } from './random.js';
 import { drawSamplingKey, GAUSSIAN, TERNARY } from './sampling.js';
 import { smallPolysNtt } from './smallPolys.js';
