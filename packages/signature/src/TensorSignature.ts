@@ -2,7 +2,7 @@ import { DTYPES, dtypeItemSize, isDType, type DType } from './DType.js';
 import { dimensionsProblem, tensorLikeProblem, type TensorLike } from './TensorLike.js';
 import { describeTopology, describeValue } from './describe.js';
 import { rootLabel, type PathOptions } from './path.js';
-import { isPlainObject } from './plainData.js';
+import { copyIfArray, isPlainObject } from './plainData.js';
 
 /** The fields a {@link TensorSignature} is built from. */
 export interface TensorSignatureInit {
@@ -150,9 +150,4 @@ function fieldsProblem(shape: unknown, stride: unknown, dtype: unknown, layout: 
   if (!isDType(dtype)) return `dtype is ${describeValue(dtype)}, expected one of ${DTYPES.join(', ')}`;
   if (layout !== 'strided') return `layout is ${describeValue(layout)}, expected "strided"`;
   return null;
-}
-
-/** A plain copy of an array (each element read once), anything else as it is. */
-function copyIfArray<T>(value: readonly T[]): T[] {
-  return Array.isArray(value) ? Array.prototype.slice.call(value) : (value as T[]);
 }

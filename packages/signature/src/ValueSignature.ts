@@ -12,7 +12,7 @@ import {
   type MetadataJSON,
 } from './metadata.js';
 import { rootLabel, type PathOptions } from './path.js';
-import { isPlainObject, readTreeArray } from './plainData.js';
+import { copyIfArray, isPlainObject, readTreeArray } from './plainData.js';
 
 /** The fields a {@link ValueSignature} is built from. */
 export interface ValueSignatureInit {
@@ -214,8 +214,8 @@ function freezeTensorList(tensors: unknown, where: string): ReadonlyArray<readon
   const seen = new Set<string>();
   const out = tensors.map((pair: unknown, i) => {
     // Copied first (each element read once): what is checked is what is kept.
-    const entry: unknown[] | null = Array.isArray(pair) ? Array.prototype.slice.call(pair) : null;
-    if (entry === null || entry.length !== 2 || typeof entry[0] !== 'string' || !(entry[1] instanceof TensorSignature)) {
+    const entry = copyIfArray(pair);
+    if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string' || !(entry[1] instanceof TensorSignature)) {
       throw new TypeError(`${where}: tensors[${i}] must be a [name, TensorSignature] pair, found ${describeValue(pair)}`);
     }
     const [name, signature] = entry as [string, TensorSignature];

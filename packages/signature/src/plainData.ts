@@ -39,6 +39,15 @@ export function readPlainObjectEntries(object: object): [string, unknown][] | st
 }
 
 /**
+ * A plain copy of `value` when it is an array (each element read once, so that what a caller
+ * checks is what it keeps, even for a proxied array or one with accessor elements), else `value`
+ * itself, for the caller's own check to refuse.
+ */
+export function copyIfArray<T>(value: T): T {
+  return (Array.isArray(value) ? Array.prototype.slice.call(value) : value) as T;
+}
+
+/**
  * The elements of a dense array, or why it is not plain data: a hole, an accessor element or an
  * extra non-element property.
  *
