@@ -288,6 +288,27 @@ describe('CkksEngine on test-n10-l3 (CPU)', () => {
     expect(fresh.generateKeys().secretKey.data.toArray()).not.toEqual(keys.secretKey.data.toArray());
   });
 
+  it('a call refused by its checks takes nothing from the seeded stream: a twin never refused draws the same', () => {
+    const seeded = () => CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, seed: 'refused' });
+    const [refused, twin] = [seeded(), seeded()];
+    const foreign = CkksEngine.create({ preset: 'test-n11-l5', allowInsecure: true, seed: 'refused' });
+    const foreignKeys = foreign.generateKeys();
+    expect(() => refused.generateKeys({ rotations: [512] })).toThrow(/multiple of the 512 slots/);
+    expect(() => refused.generateKeys({ rotations: [1, 1.5] })).toThrow(/rotations\[1\] must be a safe integer/);
+    expect(() => refused.generateKeys({ conjugation: 'yes' as never })).toThrow(/conjugation must be a boolean/);
+    const [k1, k2] = [refused, twin].map((e) => e.generateKeys({ rotations: [1] }));
+    expect(k1!.rotationKeys.get(1)!.data.toArray()).toEqual(k2!.rotationKeys.get(1)!.data.toArray());
+    const [p1, p2] = [refused, twin].map((e) => e.encode(x));
+    expect(() => refused.encrypt(p1!, foreignKeys.publicKey)).toThrow(/encrypt: publicKey belongs to context/);
+    expect(() => refused.encrypt(p1!, k1!.relinearizationKey as never)).toThrow(/key must be a PublicKey or a SecretKey/);
+    expect(() => refused.encrypt(foreign.encode([1]), k1!.publicKey)).toThrow(/encrypt: pt belongs to context/);
+    for (const key of ['publicKey', 'secretKey'] as const) {
+      const [c1, c2] = [refused.encrypt(p1!, k1![key]), twin.encrypt(p2!, k2![key])];
+      expect(c1.data.toArray(), key).toEqual(c2.data.toArray());
+    }
+    for (const e of [refused, twin, foreign]) e.dispose();
+  });
+
   it('reports each key as it is made, one rotation key per Galois element, and the same keys as without onProgress', () => {
     const seeded = () => CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, seed: 'progress' });
     const reports: KeyGenerationProgress[] = [];

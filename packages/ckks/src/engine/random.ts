@@ -7,6 +7,11 @@ import { CkksArgumentError } from './errors.js';
  * one 32-byte key from the engine's {@link RandomSource}, which the sampling kernels expand with
  * ChaCha20 on the engine's device into the secret, masks and noise (see `sampling.ts`). So CPU and
  * CUDA engines built with the same seed produce identical keys and ciphertexts.
+ *
+ * A call refused before it samples (bad arguments, a disposed engine, an open CUDA graph capture)
+ * takes no bytes. A call that fails after taking its key (the device runs out of memory, a launch
+ * fails) has still taken it, so a seeded engine's later keys and ciphertexts differ from a run
+ * without the failure.
  */
 export interface RandomSource {
   /** Whether the bytes are reproducible (seeded): for tests only. */
