@@ -1,5 +1,5 @@
 /** The `cuda` namespace and the memory figures of the allocators. */
-import { currentCudaIndex_, resolveDevice, setCurrentCudaIndex, type DeviceLike } from './device.js';
+import { cudaDevices, currentCudaIndex_, resolveCudaIndex, resolveDevice, setCurrentCudaIndex, type CudaDeviceInfo, type DeviceLike } from './device.js';
 import { TensorArgumentError, CudaUnavailableError } from './errors.js';
 import { native, nativeCudaStatus } from './native.js';
 
@@ -27,6 +27,19 @@ export const cuda = Object.freeze({
   deviceCount(): number {
     return nativeCudaStatus().deviceCount;
   },
+  /**
+   * Every GPU the CUDA runtime reports, with its compute capability and whether this build's CUDA
+   * code runs on it; also when none does (then {@link cuda.isAvailable} is false and
+   * {@link cuda.deviceCount} is 0). Empty without a CUDA backend, driver or device. A device listed
+   * as unsupported is refused wherever a device is accepted, with its `unsupportedReason`.
+   */
+  devices(): readonly CudaDeviceInfo[] {
+    return cudaDevices();
+  },
+  /** The CUDA architectures this addon was compiled for, as CMake lists them (`'90'`); `''` without a CUDA backend. */
+  get architectures(): string {
+    return nativeCudaStatus().architectures;
+  },
   /** Name of a CUDA device, e.g. `NVIDIA H200`. */
   deviceName(device?: DeviceLike): string {
     return native().deviceName(cudaIndex(device, 'cuda.deviceName'));
@@ -37,7 +50,8 @@ export const cuda = Object.freeze({
   },
   /**
    * Makes `'cuda'` (without index) mean device `index`.
-   * @throws {CudaUnavailableError} when that device does not exist.
+   * @throws {CudaUnavailableError} when that device does not exist, or is a GPU this build's CUDA
+   *   code does not run on (see {@link cuda.devices}).
    */
   setDevice(index: number): void {
     if (!Number.isSafeInteger(index) || index < 0) {
@@ -49,6 +63,7 @@ export const cuda = Object.freeze({
         `cuda.setDevice: device ${index} requested, but ${status.available ? `there are ${status.deviceCount} device(s)` : `CUDA is not available: ${status.reason}`}`,
       );
     }
+    resolveCudaIndex(index, 'cuda.setDevice');
     setCurrentCudaIndex(index);
   },
   /**

@@ -116,7 +116,11 @@ export function resolveDevice(spec: DeviceLike | undefined, where: string): Reso
   return resolved;
 }
 
-/** @internal */
+/**
+ * @throws {CudaUnavailableError} when CUDA is unavailable, the index is out of range, or the device
+ *   is a GPU this build has no code for (its compute capability is below the build's architectures).
+ * @internal
+ */
 export function resolveCudaIndex(index: number, where: string): ResolvedDevice {
   const status = nativeCudaStatus();
   if (!status.available) {
@@ -127,5 +131,42 @@ export function resolveCudaIndex(index: number, where: string): ResolvedDevice {
       `${where}: CUDA device 'cuda:${index}' requested, but this machine has ${status.deviceCount} CUDA device(s)`,
     );
   }
+  const device = status.devices[index];
+  if (device !== undefined && !device.supported) {
+    const usable = cudaDevices().filter((d) => d.supported).map((d) => `'${d.device}'`);
+    throw new CudaUnavailableError(`${where}: CUDA device ${device.reason}; use ${usable.join(' or ')} or 'cpu'`);
+  }
   return Object.freeze({ index, name: `cuda:${index}` });
+}
+
+/** A GPU the CUDA runtime reports, as {@link cuda.devices} lists it. */
+export interface CudaDeviceInfo {
+  /** `'cuda:N'`. */
+  readonly device: string;
+  /** The device's name, e.g. `NVIDIA H200`. */
+  readonly name: string;
+  /** `'major.minor'`, e.g. `'9.0'` (`'0.0'` when it could not be read). */
+  readonly computeCapability: string;
+  /** Whether this build's CUDA code runs on it (see {@link cuda.architectures}). */
+  readonly supported: boolean;
+  /** Why it is unsupported, as the error that refuses it says; null when supported. */
+  readonly unsupportedReason: string | null;
+}
+
+let devices: readonly CudaDeviceInfo[] | undefined;
+
+/** @internal */
+export function cudaDevices(): readonly CudaDeviceInfo[] {
+  devices ??= Object.freeze(
+    nativeCudaStatus().devices.map((d, i) =>
+      Object.freeze({
+        device: `cuda:${i}`,
+        name: d.name,
+        computeCapability: d.computeCapability,
+        supported: d.supported,
+        unsupportedReason: d.supported ? null : d.reason,
+      }),
+    ),
+  );
+  return devices;
 }

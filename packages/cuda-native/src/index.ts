@@ -3,7 +3,7 @@
  * a caching allocator and the RNS arithmetic kernels, on CPU and CUDA.
  */
 export { cuda, memoryAllocated, memoryReserved, emptyCache, pinnedMemoryAllocated, pinnedMemoryReserved, emptyPinnedCache } from './cuda.js';
-export { Device, type DeviceLike } from './device.js';
+export { Device, type CudaDeviceInfo, type DeviceLike } from './device.js';
 export { DTYPES, itemsize, isDType, type DType, type TensorTypedArray, type TypedArrayFor } from './dtype.js';
 export {
   FheliumNativeError,

@@ -30,7 +30,16 @@ export interface NativeBinding {
   setErrorFactory(factory: (kind: string, message: string, code: number, name: string) => Error): void;
   noop(): void;
   buildInfo(): { hasCuda: boolean; cudaRuntimeVersion: number; fakeCudaRuntime: boolean };
-  cudaStatus(): { available: boolean; deviceCount: number; reason: string; errorName: string };
+  cudaStatus(): {
+    available: boolean;
+    deviceCount: number;
+    reason: string;
+    errorName: string;
+    /** CMake's CUDA architectures of the build, ',' between entries ('' without CUDA). */
+    architectures: string;
+    /** Every GPU the runtime reports, usable or not. */
+    devices: readonly { name: string; computeCapability: string; supported: boolean; reason: string }[];
+  };
   deviceName(device: number): string;
   deviceSynchronize(device: number): void;
   memoryAllocated(device: number): number;

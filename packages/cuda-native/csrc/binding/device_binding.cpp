@@ -33,23 +33,39 @@ napi_value build_info(Args& a) {
 }
 FHELIUM_BINDING("buildInfo", build_info)
 
-// cudaStatus(): { available, deviceCount, reason, errorName }. Never throws, prints nothing.
+// cudaStatus(): { available, deviceCount, reason, errorName, architectures, devices }, where
+// devices lists every GPU found, usable or not: { name, computeCapability: 'major.minor',
+// supported, reason }. Never throws, prints nothing.
 napi_value cuda_status(Args& a) {
   napi_env env = a.env();
   napi_value o = object(env);
+  napi_value devices;
+  napi_create_array(env, &devices);
 #if FHELIUM_WITH_CUDA
   const cuda::CudaStatus& s = cuda::cuda_status();
   set(env, o, "available", boolean(env, s.available));
   set(env, o, "deviceCount", number(env, s.device_count));
   set(env, o, "reason", string(env, s.reason));
   set(env, o, "errorName", string(env, s.error_name));
+  set(env, o, "architectures", string(env, s.architectures));
+  for (std::size_t i = 0; i < s.devices.size(); ++i) {
+    const cuda::DeviceStatus& d = s.devices[i];
+    napi_value device = object(env);
+    set(env, device, "name", string(env, d.name));
+    set(env, device, "computeCapability", string(env, d.compute_capability()));
+    set(env, device, "supported", boolean(env, d.supported));
+    set(env, device, "reason", string(env, d.reason));
+    napi_set_element(env, devices, static_cast<uint32_t>(i), device);
+  }
 #else
   set(env, o, "available", boolean(env, false));
   set(env, o, "deviceCount", number(env, 0));
   set(env, o, "reason",
       string(env, "this build of @fhelium/cuda-native has no CUDA backend (built with FHELIUM_BACKENDS=cpu or without nvcc)"));
   set(env, o, "errorName", string(env, ""));
+  set(env, o, "architectures", string(env, ""));
 #endif
+  set(env, o, "devices", devices);
   return o;
 }
 FHELIUM_BINDING("cudaStatus", cuda_status)

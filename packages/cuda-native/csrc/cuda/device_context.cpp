@@ -4,27 +4,65 @@
 
 #include <mutex>
 
+#include "common/cuda_architectures.h"
 #include "common/error.h"
 #include "cuda/cuda_check.h"
 
 namespace fhelium::cuda {
 
 namespace {
+
 thread_local int t_current_device = -1;
+
+#ifndef FHELIUM_CUDA_ARCHITECTURES
+#error "FHELIUM_CUDA_ARCHITECTURES (CMake's CUDA_ARCHITECTURES, ',' between entries) must be defined"
+#endif
+
+// Reads device `index`'s name and compute capability and checks them against the build's
+// architectures. Nothing here creates a context.
+DeviceStatus inspect_device(int index, const std::string& architectures, const std::string& runs_on) {
+  DeviceStatus d;
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, index) == cudaSuccess) {
+    d.name = prop.name;
+  } else {
+    cudaGetLastError();
+    d.name = "?";
+  }
+  const std::string label = "cuda:" + std::to_string(index) + " (" + d.name + ")";
+  const cudaError_t major_err = cudaDeviceGetAttribute(&d.major, cudaDevAttrComputeCapabilityMajor, index);
+  const cudaError_t minor_err = cudaDeviceGetAttribute(&d.minor, cudaDevAttrComputeCapabilityMinor, index);
+  if (major_err != cudaSuccess || minor_err != cudaSuccess) {
+    cudaGetLastError();
+    d.major = d.minor = 0;
+    d.reason = label + ": its compute capability could not be read (" +
+               cudaGetErrorName(major_err != cudaSuccess ? major_err : minor_err) + ")";
+    return d;
+  }
+  const CudaArchitectureSupport support = cuda_architectures_support(architectures, d.major, d.minor);
+  d.supported = !support.known || support.supported;
+  if (!d.supported) {
+    d.reason = label + " has compute capability " + d.compute_capability() +
+               ", and this build's CUDA code (architectures " + architectures + ") runs on " + runs_on;
+  }
+  return d;
 }
+
+}  // namespace
 
 const CudaStatus& cuda_status() {
   static CudaStatus status;
   static std::once_flag once;
   std::call_once(once, [] {
+    status.architectures = FHELIUM_CUDA_ARCHITECTURES;
     int count = 0;
     const cudaError_t err = cudaGetDeviceCount(&count);
     status.error_code = static_cast<int>(err);
     status.error_name = err == cudaSuccess ? "" : cudaGetErrorName(err);
+    status.available = false;
+    status.device_count = 0;
     if (err != cudaSuccess) {
       cudaGetLastError();
-      status.available = false;
-      status.device_count = 0;
       if (err == cudaErrorInsufficientDriver) {
         status.reason = "no usable NVIDIA driver was found (cudaErrorInsufficientDriver)";
       } else if (err == cudaErrorNoDevice) {
@@ -32,13 +70,28 @@ const CudaStatus& cuda_status() {
       } else {
         status.reason = std::string("cudaGetDeviceCount failed: ") + cudaGetErrorName(err);
       }
-    } else if (count == 0) {
-      status.available = false;
-      status.device_count = 0;
+      return;
+    }
+    if (count == 0) {
       status.reason = "no CUDA device was found";
-    } else {
+      return;
+    }
+    const int found = count < kMaxDevices ? count : kMaxDevices;
+    const std::string runs_on = describe_cuda_architectures(status.architectures);
+    bool any_supported = false;
+    for (int i = 0; i < found; ++i) {
+      status.devices.push_back(inspect_device(i, status.architectures, runs_on));
+      any_supported = any_supported || status.devices.back().supported;
+    }
+    if (any_supported) {
       status.available = true;
-      status.device_count = count < kMaxDevices ? count : kMaxDevices;
+      status.device_count = found;
+    } else if (found == 1) {
+      status.reason = status.devices[0].reason + "; use the CPU (device 'cpu') on this machine";
+    } else {
+      status.reason = "none of the " + std::to_string(found) + " CUDA devices can run this build's CUDA code: ";
+      for (int i = 0; i < found; ++i) status.reason += (i > 0 ? "; " : "") + status.devices[i].reason;
+      status.reason += "; use the CPU (device 'cpu') on this machine";
     }
   });
   return status;
@@ -51,6 +104,8 @@ void require_device(int device) {
     fail(ErrorKind::Argument, "CUDA device index " + std::to_string(device) + " is out of range: this machine has " +
                                   std::to_string(s.device_count) + " CUDA device(s)");
   }
+  const DeviceStatus& d = s.devices[static_cast<std::size_t>(device)];
+  if (!d.supported) fail(ErrorKind::CudaUnavailable, "CUDA device " + d.reason);
 }
 
 void set_device(int device) {
@@ -60,10 +115,13 @@ void set_device(int device) {
 }
 
 std::string device_name(int device) {
-  require_device(device);
-  cudaDeviceProp prop{};
-  FHELIUM_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-  return prop.name;
+  const CudaStatus& s = cuda_status();
+  if (s.devices.empty()) fail(ErrorKind::CudaUnavailable, "CUDA is not available: " + s.reason);
+  if (device < 0 || static_cast<std::size_t>(device) >= s.devices.size()) {
+    fail(ErrorKind::Argument, "CUDA device index " + std::to_string(device) + " is out of range: this machine has " +
+                                  std::to_string(s.devices.size()) + " CUDA device(s)");
+  }
+  return s.devices[static_cast<std::size_t>(device)].name;
 }
 
 }  // namespace fhelium::cuda

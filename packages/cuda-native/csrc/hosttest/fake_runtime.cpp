@@ -1,8 +1,10 @@
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "cuda_runtime_api.h"
@@ -60,14 +62,54 @@ CUstream_st* resolve(cudaStream_t s) { return s == nullptr ? &g_legacy : s; }
 CUstream_st* capture_origin_of(CUstream_st* s) { return s->capture_origin != nullptr ? s->capture_origin : s; }
 }  // namespace
 
+namespace {
+struct FakeDevice {
+  int major;
+  int minor;
+};
+// FHELIUM_FAKE_COMPUTE_CAPABILITY: "major.minor" entries separated by ','; "9.0" when unset or empty.
+const std::vector<FakeDevice>& fake_devices() {
+  static const std::vector<FakeDevice> devices = [] {
+    const char* env = std::getenv("FHELIUM_FAKE_COMPUTE_CAPABILITY");
+    const std::string text = env == nullptr || *env == '\0' ? "9.0" : env;
+    std::vector<FakeDevice> found;
+    std::size_t at = 0;
+    while (at <= text.size()) {
+      const std::size_t end = std::min(text.find(',', at), text.size());
+      FakeDevice d{};
+      char tail = '\0';
+      if (std::sscanf(text.substr(at, end - at).c_str(), "%d.%d%c", &d.major, &d.minor, &tail) != 2) {
+        std::fprintf(stderr, "FHELIUM_FAKE_COMPUTE_CAPABILITY: expected entries like 9.0 separated by ',', got '%s'\n", text.c_str());
+        std::abort();
+      }
+      found.push_back(d);
+      at = end + 1;
+    }
+    return found;
+  }();
+  return devices;
+}
+bool is_fake_device(int device) { return device >= 0 && static_cast<std::size_t>(device) < fake_devices().size(); }
+}  // namespace
+
 cudaError_t cudaGetDeviceCount(int* count) {
-  *count = 1;
+  *count = static_cast<int>(fake_devices().size());
   return cudaSuccess;
 }
-cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : cudaErrorInvalidValue; }
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int) {
+cudaError_t cudaSetDevice(int device) { return is_fake_device(device) ? cudaSuccess : cudaErrorInvalidValue; }
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
+  if (!is_fake_device(device)) return cudaErrorInvalidValue;
   std::strcpy(prop->name, "fake");
   return cudaSuccess;
+}
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+  if (!is_fake_device(device)) return cudaErrorInvalidValue;
+  const FakeDevice& d = fake_devices()[static_cast<std::size_t>(device)];
+  switch (attr) {
+    case cudaDevAttrComputeCapabilityMajor: *value = d.major; return cudaSuccess;
+    case cudaDevAttrComputeCapabilityMinor: *value = d.minor; return cudaSuccess;
+  }
+  return cudaErrorInvalidValue;
 }
 cudaError_t cudaGetLastError() { return cudaSuccess; }
 const char* cudaGetErrorName(cudaError_t err) {

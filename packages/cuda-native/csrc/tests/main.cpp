@@ -19,6 +19,7 @@ void run_mul_accumulate_tests(Counter& c);
 void run_parallel_tests(Counter& c);
 void run_parallel_kernel_tests(Counter& c);
 void run_mod_down_rescale_tests(Counter& c);
+void run_cuda_architectures_tests(Counter& c);
 }  // namespace fhelium::test
 
 int main() {
@@ -32,7 +33,7 @@ int main() {
   Counter suites[] = {{"ntt"},          {"ntt-cuda-tiling-emulation"}, {"automorphism"},
                       {"basis_conversion"}, {"rescale"},                  {"keyswitch"},
                       {"sampling"},          {"mul_accumulate"},            {"parallel"},
-                      {"parallel-kernels"},  {"mod_down_rescale"}};
+                      {"parallel-kernels"},  {"mod_down_rescale"},            {"cuda_architectures"}};
   fhelium::test::run_ntt_tests(suites[0]);
   fhelium::test::run_ntt_tile_emulation_tests(suites[1]);
   fhelium::test::run_automorphism_tests(suites[2]);
@@ -44,6 +45,7 @@ int main() {
   fhelium::test::run_parallel_tests(suites[8]);
   fhelium::test::run_parallel_kernel_tests(suites[9]);
   fhelium::test::run_mod_down_rescale_tests(suites[10]);
+  fhelium::test::run_cuda_architectures_tests(suites[11]);
   long failed = 0, passed = 0;
   for (const auto& s : suites) {
     std::printf("%-32s %6ld passed %4ld failed\n", s.suite, s.passed, s.failed);

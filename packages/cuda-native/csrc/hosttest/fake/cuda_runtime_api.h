@@ -74,10 +74,17 @@ enum cudaDriverEntryPointQueryResult {
 struct cudaDeviceProp {
   char name[256];
 };
+enum cudaDeviceAttr {
+  cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76,
+};
 
 cudaError_t cudaGetDeviceCount(int* count);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+// The fake's devices and their compute capabilities come from FHELIUM_FAKE_COMPUTE_CAPABILITY
+// ("9.0" when unset or empty; "8.6,9.0" makes two devices), read once; a malformed value aborts.
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
 cudaError_t cudaGetLastError();
 const char* cudaGetErrorName(cudaError_t err);
 const char* cudaGetErrorString(cudaError_t err);
