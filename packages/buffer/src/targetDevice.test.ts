@@ -1,4 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
 import { Device } from '@fhelium/cuda-native';
+import { FAKE_CUDA_ADDON } from '@fhelium/cuda-native/testing';
 import { ExecutionInputError } from '@fhelium/signature';
 import { describe, expect, it } from 'vitest';
 
@@ -33,5 +37,29 @@ describe('target devices', () => {
   it('resolves the CPU', () => {
     expect(resolveTargetDevice('cpu', 'here')).toBe('cpu');
     expect(resolveTargetDevice(new Device('cpu'), 'here')).toBe('cpu');
+  });
+
+  it('refuses a GPU this build has no code for, naming it, and takes one it has', () => {
+    // The fake-CUDA build plays a machine with a compute capability 8.6 GPU beside a 9.0 one.
+    const script = `
+      const { ReusableValueBuffer } = await import('@fhelium/buffer');
+      const { Tensor, memoryAllocated } = await import('@fhelium/cuda-native');
+      const example = [Tensor.empty([4], { dtype: 'uint64' })];
+      let message = 'no error';
+      try { ReusableValueBuffer.like(example, { device: 'cuda:0' }); } catch (e) { message = e.name + ': ' + e.message; }
+      const buffer = ReusableValueBuffer.like(example, { device: 'cuda:1' });
+      process.stdout.write(JSON.stringify({ message, device: buffer.device, allocated: memoryAllocated('cuda:1') > 0 }));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: path.resolve(import.meta.dirname, '..'),
+      encoding: 'utf8',
+      env: { ...process.env, FHELIUM_NATIVE_PATH: FAKE_CUDA_ADDON, FHELIUM_FAKE_COMPUTE_CAPABILITY: '8.6,9.0' },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      message:
+        "CudaUnavailableError: ReusableValueBuffer.like: options.device is cuda:0, but cuda:0 (fake) has compute capability 8.6, and this build's CUDA code (architectures 90) runs on compute capability 9.0 and newer",
+      device: 'cuda:1',
+      allocated: true,
+    });
   });
 });

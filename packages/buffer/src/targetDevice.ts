@@ -14,8 +14,8 @@ import { describeGiven } from './describeGiven.js';
  * @param where - Caller label for messages (`ReusableValueBuffer.like`).
  * @throws TypeError if `spec` is neither a string nor a `Device`.
  * @throws ExecutionInputError if the string is not a device name.
- * @throws CudaUnavailableError if a CUDA device is named but CUDA is unavailable or the index is
- *   beyond the devices present.
+ * @throws CudaUnavailableError if a CUDA device is named but CUDA is unavailable, the index is
+ *   beyond the devices present, or the device is a GPU this build's CUDA code does not run on.
  */
 export function resolveTargetDevice(spec: DeviceLike, where: string): string {
   if (typeof spec !== 'string' && !(spec instanceof Device)) {
@@ -40,6 +40,10 @@ export function resolveTargetDevice(spec: DeviceLike, where: string): string {
   const index = device.index ?? cuda.currentDevice();
   if (index >= cuda.deviceCount()) {
     throw new CudaUnavailableError(`${where}: options.device is cuda:${index}, but only ${cuda.deviceCount()} CUDA device(s) exist`);
+  }
+  const info = cuda.devices()[index];
+  if (info !== undefined && !info.supported) {
+    throw new CudaUnavailableError(`${where}: options.device is cuda:${index}, but ${info.unsupportedReason ?? 'this build cannot run on it'}`);
   }
   return `cuda:${index}`;
 }

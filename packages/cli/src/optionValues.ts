@@ -66,23 +66,27 @@ export function parseDeviceChoice(command: string, raw: string): DeviceChoice {
   throw new CliUsageError(`fhelium ${command}: --device must be cpu, cuda or cuda:N (N a device index), got '${raw}'`, command);
 }
 
+/** The CUDA devices this build can run on (GPUs older than its architectures left out). */
+function usableCudaDevices(): string[] {
+  return cuda.isAvailable() ? cuda.devices().filter((d) => d.supported).map((d) => d.device) : [];
+}
+
 /** The devices usable here, for messages: `cpu, cuda, cuda:0`. */
 export function availableDevices(): string[] {
+  const usable = usableCudaDevices();
   const list = ['cpu'];
-  if (cuda.isAvailable()) {
-    list.push('cuda');
-    for (let i = 0; i < cuda.deviceCount(); i += 1) list.push(`cuda:${i}`);
-  }
-  return list;
+  if (usable.includes(`cuda:${cuda.currentDevice()}`)) list.push('cuda');
+  return [...list, ...usable];
 }
 
 /**
- * The device to run on: the parsed `raw`, checked against what exists, or (without `raw`) CUDA
- * when it is available and the CPU otherwise. Returns the device string engines accept.
- * @throws {CliUsageError} for a malformed device, or a CUDA device that is not there (with the reason).
+ * The device to run on: the parsed `raw`, checked against what exists, or (without `raw`) the
+ * first CUDA device this build runs on, else the CPU. Returns the device string engines accept.
+ * @throws {CliUsageError} for a malformed device, or a CUDA device that is not there or that this
+ *   build cannot run on (with the reason).
  */
 export function deviceOption(command: string, raw: string | undefined): string {
-  if (raw === undefined) return cuda.isAvailable() ? 'cuda:0' : 'cpu';
+  if (raw === undefined) return usableCudaDevices()[0] ?? 'cpu';
   const choice = parseDeviceChoice(command, raw);
   if (choice.kind === 'cpu') return 'cpu';
   if (!cuda.isAvailable()) {
@@ -94,6 +98,10 @@ export function deviceOption(command: string, raw: string | undefined): string {
   const index = choice.index ?? cuda.currentDevice();
   if (index >= cuda.deviceCount()) {
     throw new CliUsageError(`fhelium ${command}: --device ${raw}: there are ${cuda.deviceCount()} CUDA device(s); valid devices here: ${availableDevices().join(', ')}`, command);
+  }
+  const device = cuda.devices()[index];
+  if (device !== undefined && !device.supported) {
+    throw new CliUsageError(`fhelium ${command}: --device ${raw}: ${device.unsupportedReason ?? 'unsupported'}; valid devices here: ${availableDevices().join(', ')}`, command);
   }
   return `cuda:${index}`;
 }

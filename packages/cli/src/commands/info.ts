@@ -18,12 +18,19 @@ export const infoSpec: CommandSpec = {
   examples: ['fhelium info', 'fhelium info --json'],
 };
 
-/** A CUDA device as info reports it. */
+/** A CUDA device as info reports it: every GPU the runtime reports, usable by this build or not. */
 export interface DeviceInfo {
   readonly device: string;
   readonly name: string;
-  readonly memoryAllocatedBytes: number;
-  readonly memoryReservedBytes: number;
+  /** `'major.minor'`. */
+  readonly computeCapability: string;
+  /** Whether this build's CUDA code runs on it. */
+  readonly supported: boolean;
+  /** Why not (null when supported). */
+  readonly unsupportedReason: string | null;
+  /** The caching allocator's figures; null for a device this build cannot use. */
+  readonly memoryAllocatedBytes: number | null;
+  readonly memoryReservedBytes: number | null;
 }
 
 /** Everything `fhelium info` reports. */
@@ -34,7 +41,16 @@ export interface InfoReport {
   readonly platform: string;
   readonly cpu: { readonly model: string; readonly cores: number; readonly memoryBytes: number; readonly freeMemoryBytes: number };
   /** The addon's build, or the error that kept it from loading. */
-  readonly addon: { readonly loaded: true; readonly hasCuda: boolean; readonly cudaRuntimeVersion: number; readonly fakeCudaRuntime: boolean } | { readonly loaded: false; readonly error: string };
+  readonly addon:
+    | {
+        readonly loaded: true;
+        readonly hasCuda: boolean;
+        readonly cudaRuntimeVersion: number;
+        readonly fakeCudaRuntime: boolean;
+        /** The CUDA architectures compiled in, as CMake lists them ('' without CUDA). */
+        readonly cudaArchitectures: string;
+      }
+    | { readonly loaded: false; readonly error: string };
   readonly cudaAvailable: boolean;
   /** Why CUDA is not available (null when it is). */
   readonly cudaUnavailableReason: string | null;
@@ -55,17 +71,17 @@ export function gatherInfo(): InfoReport {
   };
   let addon: InfoReport['addon'];
   try {
-    addon = { loaded: true, ...nativeInfo() };
+    addon = { loaded: true, ...nativeInfo(), cudaArchitectures: cuda.architectures };
   } catch (error) {
     addon = { loaded: false, error: error instanceof Error ? error.message : String(error) };
     return { ...base, addon, cudaAvailable: false, cudaUnavailableReason: 'the native addon did not load', devices: [], hostMemory: null };
   }
   const available = cuda.isAvailable();
-  const devices: DeviceInfo[] = [];
-  for (let i = 0; available && i < cuda.deviceCount(); i += 1) {
-    const device = `cuda:${i}`;
-    devices.push({ device, name: cuda.deviceName(device), memoryAllocatedBytes: memoryAllocated(device), memoryReservedBytes: memoryReserved(device) });
-  }
+  const devices: DeviceInfo[] = cuda.devices().map((d) => ({
+    ...d,
+    memoryAllocatedBytes: d.supported ? memoryAllocated(d.device) : null,
+    memoryReservedBytes: d.supported ? memoryReserved(d.device) : null,
+  }));
   return {
     ...base,
     addon,
@@ -123,13 +139,25 @@ export function infoCommand(args: readonly string[], io: CliIo, printHelp: () =>
     io.stdout.write(`${r.addon.error.replace(/^/gm, '    ')}\n`);
   } else {
     line('loaded', 'yes');
-    line('CUDA backend', r.addon.hasCuda ? `compiled in (CUDA runtime ${cudaVersion(r.addon.cudaRuntimeVersion)})` : 'not compiled in (CPU-only build: nvcc was not found, or FHELIUM_BACKENDS=cpu)');
+    line(
+      'CUDA backend',
+      r.addon.hasCuda
+        ? `compiled in (CUDA runtime ${cudaVersion(r.addon.cudaRuntimeVersion)}, architectures ${r.addon.cudaArchitectures})`
+        : 'not compiled in (CPU-only build: nvcc was not found, or FHELIUM_BACKENDS=cpu)',
+    );
     if (r.addon.fakeCudaRuntime) line('fake CUDA runtime', s.yellow('yes: a test build; its CUDA figures say nothing about a GPU'));
   }
   io.stdout.write(`\n${s.bold('CUDA')}\n`);
   line('available', r.cudaAvailable ? s.green('yes') : `${s.yellow('no')}: ${r.cudaUnavailableReason}`);
-  line('devices', ['cpu', ...r.devices.map((d) => d.device)].join(', '));
-  for (const d of r.devices) line(d.device, `${d.name}; allocator: ${formatBytes(d.memoryAllocatedBytes)} allocated, ${formatBytes(d.memoryReservedBytes)} reserved`);
+  line('devices', ['cpu', ...r.devices.filter((d) => d.supported).map((d) => d.device)].join(', '));
+  for (const d of r.devices) {
+    const gpu = `${d.name}, compute capability ${d.computeCapability}`;
+    if (d.memoryAllocatedBytes !== null && d.memoryReservedBytes !== null) {
+      line(d.device, `${gpu}; allocator: ${formatBytes(d.memoryAllocatedBytes)} allocated, ${formatBytes(d.memoryReservedBytes)} reserved`);
+    } else {
+      line(d.device, `${gpu}; ${s.yellow('not usable by this build')}: ${d.unsupportedReason ?? 'unsupported'}`);
+    }
+  }
   if (r.hostMemory !== null) {
     line('host tensors', formatBytes(r.hostMemory.tensorBytes));
     if (r.cudaAvailable) line('pinned host memory', `${formatBytes(r.hostMemory.pinnedAllocatedBytes)} allocated, ${formatBytes(r.hostMemory.pinnedReservedBytes)} reserved`);
