@@ -40,7 +40,11 @@ export const cuda = Object.freeze({
   get architectures(): string {
     return nativeCudaStatus().architectures;
   },
-  /** Name of a CUDA device, e.g. `NVIDIA H200`. */
+  /**
+   * Name of a CUDA device, e.g. `NVIDIA H200`.
+   * @throws {CudaUnavailableError} without CUDA, for an index beyond the devices, or for a GPU this
+   *   build's CUDA code does not run on ({@link cuda.devices} names every GPU, supported or not).
+   */
   deviceName(device?: DeviceLike): string {
     return native().deviceName(cudaIndex(device, 'cuda.deviceName'));
   },
