@@ -49,10 +49,12 @@ describe('fhelium info', () => {
 
   it('on a machine with a GPU older than the build: lists it with why it cannot be used, and the demo refuses it', () => {
     // The fake-CUDA build plays a machine with a compute capability 8.6 GPU beside a 9.0 one.
+    // Without FORCE_COLOR, which the test runner may set and which outranks NO_COLOR.
+    const { FORCE_COLOR: _forced, ...env } = process.env;
     const run = (args: string[]) =>
       spawnSync(process.execPath, [bin, ...args], {
         encoding: 'utf8',
-        env: { ...process.env, NO_COLOR: '1', FHELIUM_NATIVE_PATH: FAKE_CUDA_ADDON, FHELIUM_FAKE_COMPUTE_CAPABILITY: '8.6,9.0' },
+        env: { ...env, NO_COLOR: '1', FHELIUM_NATIVE_PATH: FAKE_CUDA_ADDON, FHELIUM_FAKE_COMPUTE_CAPABILITY: '8.6,9.0' },
       });
     const why = "cuda:0 (fake) has compute capability 8.6, and this build's CUDA code (architectures 90) runs on compute capability 9.0 and newer";
     const json = run(['info', '--json']);
