@@ -49,13 +49,15 @@ process.stdout.write(JSON.stringify({
 }));
 `;
 
-function runMachine(computeCapabilities: string): Machine {
+/** `computeCapabilities`: FHELIUM_FAKE_COMPUTE_CAPABILITY; `driverVersion`: FHELIUM_FAKE_DRIVER_VERSION. */
+function runMachine(computeCapabilities: string, driverVersion = ''): Machine {
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD_SCRIPT], {
     encoding: 'utf8',
     env: {
       ...process.env,
       FHELIUM_NATIVE_PATH: FAKE_CUDA_ADDON,
       FHELIUM_FAKE_COMPUTE_CAPABILITY: computeCapabilities,
+      FHELIUM_FAKE_DRIVER_VERSION: driverVersion,
       DIST_INDEX: pathToFileURL(DIST_INDEX).href,
     },
   });
@@ -126,6 +128,24 @@ describe('GPUs the build has no code for', () => {
       `try { m.deviceSynchronize(0); process.stdout.write('no error'); } catch (e) { process.stdout.write(e.message); }`;
     const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, FHELIUM_FAKE_COMPUTE_CAPABILITY: '8.6,9.0' } });
     expect(r.stdout).toBe("CUDA device cuda:0 (fake) has compute capability 8.6, and this build's CUDA code (architectures 90) runs on compute capability 9.0 and newer");
+  });
+});
+
+describe('drivers older than the CUDA runtime', () => {
+  it('a driver for an older CUDA is named as such, with both fixes, not as a missing driver', () => {
+    const m = runMachine('9.0', '12080');
+    expect(m.available).toBe(false);
+    expect(m.reason).toBe(
+      'the NVIDIA driver supports CUDA 12.8, older than the CUDA 13.0 runtime this addon was built with: update the NVIDIA driver to one for CUDA 13.0 or newer, or rebuild the addon with a CUDA toolkit no newer than 12.8 (cudaErrorInsufficientDriver)',
+    );
+    expect(m.devices).toEqual([]);
+    expect(m.calls.emptyCuda).toEqual({ error: 'CudaUnavailableError', message: `Tensor.empty: CUDA device 'cuda:0' requested, but CUDA is not available: ${m.reason}` });
+  });
+
+  it('no driver at all says so', () => {
+    const m = runMachine('9.0', '0');
+    expect(m.available).toBe(false);
+    expect(m.reason).toBe('no usable NVIDIA driver was found (cudaErrorInsufficientDriver)');
   });
 });
 

@@ -48,6 +48,27 @@ DeviceStatus inspect_device(int index, const std::string& architectures, const s
   return d;
 }
 
+// "13.0" from the runtime's 13000.
+std::string cuda_version_text(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+// cudaErrorInsufficientDriver means no driver at all, or one older than the CUDA runtime linked
+// into the addon (a CUDA 12 driver under a CUDA 13 build, say); cudaDriverGetVersion, which answers
+// 0 without a driver, tells them apart, so the second case does not read as a missing driver.
+std::string insufficient_driver_reason() {
+  int driver = 0;
+  int runtime = 0;
+  if (cudaDriverGetVersion(&driver) != cudaSuccess) driver = 0;
+  if (cudaRuntimeGetVersion(&runtime) != cudaSuccess) runtime = 0;
+  cudaGetLastError();
+  if (driver == 0) return "no usable NVIDIA driver was found (cudaErrorInsufficientDriver)";
+  return "the NVIDIA driver supports CUDA " + cuda_version_text(driver) + ", older than the CUDA " +
+         cuda_version_text(runtime) + " runtime this addon was built with: update the NVIDIA driver to one for CUDA " +
+         cuda_version_text(runtime) + " or newer, or rebuild the addon with a CUDA toolkit no newer than " +
+         cuda_version_text(driver) + " (cudaErrorInsufficientDriver)";
+}
+
 }  // namespace
 
 const CudaStatus& cuda_status() {
@@ -64,7 +85,7 @@ const CudaStatus& cuda_status() {
     if (err != cudaSuccess) {
       cudaGetLastError();
       if (err == cudaErrorInsufficientDriver) {
-        status.reason = "no usable NVIDIA driver was found (cudaErrorInsufficientDriver)";
+        status.reason = insufficient_driver_reason();
       } else if (err == cudaErrorNoDevice) {
         status.reason = "no CUDA device was found (cudaErrorNoDevice)";
       } else {

@@ -90,9 +90,39 @@ const std::vector<FakeDevice>& fake_devices() {
   return devices;
 }
 bool is_fake_device(int device) { return device >= 0 && static_cast<std::size_t>(device) < fake_devices().size(); }
+
+constexpr int kFakeRuntimeVersion = 13000;
+
+// FHELIUM_FAKE_DRIVER_VERSION, or the runtime's own version when unset or empty.
+int fake_driver_version() {
+  static const int version = [] {
+    const char* env = std::getenv("FHELIUM_FAKE_DRIVER_VERSION");
+    if (env == nullptr || *env == '\0') return kFakeRuntimeVersion;
+    int v = 0;
+    char tail = '\0';
+    if (std::sscanf(env, "%d%c", &v, &tail) != 1 || v < 0) {
+      std::fprintf(stderr, "FHELIUM_FAKE_DRIVER_VERSION: expected a non-negative integer such as 12080, got '%s'\n", env);
+      std::abort();
+    }
+    return v;
+  }();
+  return version;
+}
 }  // namespace
 
+cudaError_t cudaDriverGetVersion(int* version) {
+  *version = fake_driver_version();
+  return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int* version) {
+  *version = kFakeRuntimeVersion;
+  return cudaSuccess;
+}
 cudaError_t cudaGetDeviceCount(int* count) {
+  if (fake_driver_version() < kFakeRuntimeVersion) {
+    *count = 0;
+    return cudaErrorInsufficientDriver;
+  }
   *count = static_cast<int>(fake_devices().size());
   return cudaSuccess;
 }
@@ -117,6 +147,7 @@ const char* cudaGetErrorName(cudaError_t err) {
     case cudaSuccess: return "cudaSuccess";
     case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
     case cudaErrorNotReady: return "cudaErrorNotReady";
+    case cudaErrorInsufficientDriver: return "cudaErrorInsufficientDriver";
     default: return "cudaErrorUnknown";
   }
 }

@@ -85,6 +85,11 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
 // The fake's devices and their compute capabilities come from FHELIUM_FAKE_COMPUTE_CAPABILITY
 // ("9.0" when unset or empty; "8.6,9.0" makes two devices), read once; a malformed value aborts.
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
+// The fake runtime is CUDA 13.0. FHELIUM_FAKE_DRIVER_VERSION (CUDA's integer form, 12080 for 12.8;
+// 0 for no driver) plays a machine whose driver is that old: cudaGetDeviceCount then answers
+// cudaErrorInsufficientDriver. Unset, the driver is as new as the runtime.
+cudaError_t cudaDriverGetVersion(int* version);
+cudaError_t cudaRuntimeGetVersion(int* version);
 cudaError_t cudaGetLastError();
 const char* cudaGetErrorName(cudaError_t err);
 const char* cudaGetErrorString(cudaError_t err);
