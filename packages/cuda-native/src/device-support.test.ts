@@ -1,8 +1,10 @@
 /**
  * GPUs this build's CUDA code does not run on (compute capability below its architectures) are
- * refused up front with a reason, instead of failing at their first kernel. The fake-CUDA build
- * plays such machines: FHELIUM_FAKE_COMPUTE_CAPABILITY sets its devices' compute capabilities, read
- * once per process, so each machine runs in a child process over the built package.
+ * refused up front with a reason, instead of failing at their first kernel; a driver older than the
+ * CUDA runtime is named as such. The fake-CUDA build plays such machines:
+ * FHELIUM_FAKE_COMPUTE_CAPABILITY sets its devices' compute capabilities and
+ * FHELIUM_FAKE_DRIVER_VERSION its driver, read once per process, so each machine runs in a child
+ * process over the built package.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
