@@ -60,9 +60,7 @@ int g_open_captures = 0;
 CUstream_st* resolve(cudaStream_t s) { return s == nullptr ? &g_legacy : s; }
 // The stream whose capture `s` takes part in: its origin when it joined one, else itself.
 CUstream_st* capture_origin_of(CUstream_st* s) { return s->capture_origin != nullptr ? s->capture_origin : s; }
-}  // namespace
 
-namespace {
 struct FakeDevice {
   int major;
   int minor;
