@@ -1,6 +1,6 @@
 /** Devices: `'cpu'`, `'cuda'` (the current CUDA device) and `'cuda:N'`. */
 import { CudaUnavailableError, TensorArgumentError } from './errors.js';
-import { nativeCudaStatus } from './native.js';
+import { native, nativeCudaStatus } from './native.js';
 
 /** Anything accepted where a device is expected. */
 export type DeviceLike = Device | 'cpu' | 'cuda' | `cuda:${number}` | string;
@@ -155,13 +155,18 @@ export interface CudaDeviceInfo {
 
 let devices: readonly CudaDeviceInfo[] | undefined;
 
-/** @internal */
+/**
+ * The list behind {@link cuda.devices}, made once. The status leaves supported devices' names
+ * empty (reading one costs milliseconds a device, too much for every `cuda.isAvailable()`), so
+ * they are read here, when the list is first asked for.
+ * @internal
+ */
 export function cudaDevices(): readonly CudaDeviceInfo[] {
   devices ??= Object.freeze(
     nativeCudaStatus().devices.map((d, i) =>
       Object.freeze({
         device: `cuda:${i}`,
-        name: d.name,
+        name: d.name === '' ? native().deviceName(i) : d.name,
         computeCapability: d.computeCapability,
         supported: d.supported,
         unsupportedReason: d.supported ? null : d.reason,

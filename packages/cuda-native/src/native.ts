@@ -37,7 +37,7 @@ export interface NativeBinding {
     errorName: string;
     /** CMake's CUDA architectures of the build, ',' between entries ('' without CUDA). */
     architectures: string;
-    /** Every GPU the runtime reports, usable or not. */
+    /** Every GPU the runtime reports, usable or not; `name` is '' for a supported one (`deviceName` reads it). */
     devices: readonly { name: string; computeCapability: string; supported: boolean; reason: string }[];
   };
   deviceName(device: number): string;

@@ -34,8 +34,8 @@ napi_value build_info(Args& a) {
 FHELIUM_BINDING("buildInfo", build_info)
 
 // cudaStatus(): { available, deviceCount, reason, errorName, architectures, devices }, where
-// devices lists every GPU found, usable or not: { name, computeCapability: 'major.minor',
-// supported, reason }. Never throws, prints nothing.
+// devices lists every GPU found, usable or not: { name ('' for a supported device: deviceName
+// reads it), computeCapability: 'major.minor', supported, reason }. Never throws, prints nothing.
 napi_value cuda_status(Args& a) {
   napi_env env = a.env();
   napi_value o = object(env);

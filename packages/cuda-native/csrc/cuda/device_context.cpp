@@ -18,10 +18,22 @@ thread_local int t_current_device = -1;
 #error "FHELIUM_CUDA_ARCHITECTURES (CMake's CUDA_ARCHITECTURES, ',' between entries) must be defined"
 #endif
 
-// Reads device `index`'s name and compute capability and checks them against the build's
-// architectures. Nothing here creates a context.
+// Reads device `index`'s compute capability and checks it against the build's architectures;
+// the name is read only for a device that is refused, whose reason names it. Nothing here
+// creates a context.
 DeviceStatus inspect_device(int index, const std::string& architectures, const std::string& runs_on) {
   DeviceStatus d;
+  const cudaError_t major_err = cudaDeviceGetAttribute(&d.major, cudaDevAttrComputeCapabilityMajor, index);
+  const cudaError_t minor_err = cudaDeviceGetAttribute(&d.minor, cudaDevAttrComputeCapabilityMinor, index);
+  const bool read = major_err == cudaSuccess && minor_err == cudaSuccess;
+  if (read) {
+    const CudaArchitectureSupport support = cuda_architectures_support(architectures, d.major, d.minor);
+    d.supported = !support.known || support.supported;
+  } else {
+    cudaGetLastError();
+    d.major = d.minor = 0;
+  }
+  if (d.supported) return d;
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, index) == cudaSuccess) {
     d.name = prop.name;
@@ -30,18 +42,10 @@ DeviceStatus inspect_device(int index, const std::string& architectures, const s
     d.name = "?";
   }
   const std::string label = "cuda:" + std::to_string(index) + " (" + d.name + ")";
-  const cudaError_t major_err = cudaDeviceGetAttribute(&d.major, cudaDevAttrComputeCapabilityMajor, index);
-  const cudaError_t minor_err = cudaDeviceGetAttribute(&d.minor, cudaDevAttrComputeCapabilityMinor, index);
-  if (major_err != cudaSuccess || minor_err != cudaSuccess) {
-    cudaGetLastError();
-    d.major = d.minor = 0;
+  if (!read) {
     d.reason = label + ": its compute capability could not be read (" +
                cudaGetErrorName(major_err != cudaSuccess ? major_err : minor_err) + ")";
-    return d;
-  }
-  const CudaArchitectureSupport support = cuda_architectures_support(architectures, d.major, d.minor);
-  d.supported = !support.known || support.supported;
-  if (!d.supported) {
+  } else {
     d.reason = label + " has compute capability " + d.compute_capability() +
                ", and this build's CUDA code (architectures " + architectures + ") runs on " + runs_on;
   }
@@ -142,7 +146,11 @@ std::string device_name(int device) {
     fail(ErrorKind::Argument, "CUDA device index " + std::to_string(device) + " is out of range: this machine has " +
                                   std::to_string(s.devices.size()) + " CUDA device(s)");
   }
-  return s.devices[static_cast<std::size_t>(device)].name;
+  const DeviceStatus& d = s.devices[static_cast<std::size_t>(device)];
+  if (!d.name.empty()) return d.name;
+  cudaDeviceProp prop{};
+  FHELIUM_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  return prop.name;
 }
 
 }  // namespace fhelium::cuda

@@ -11,6 +11,9 @@ constexpr int kMaxDevices = 64;
 
 // One device the runtime reports, usable or not.
 struct DeviceStatus {
+  // Set only for a refused device, whose reason names it: cudaGetDeviceProperties costs 1-10 ms a
+  // device, too much for every process that asks whether CUDA is available; device_name() reads
+  // the others when asked.
   std::string name;
   int major = 0;           // compute capability (0.0 when it could not be read)
   int minor = 0;
@@ -31,8 +34,8 @@ struct CudaStatus {
   std::vector<DeviceStatus> devices;  // every device found, also when none is supported
 };
 
-// Queried once (cudaGetDeviceCount, then each device's name and compute capability, none of which
-// creates a context) and cached. Never throws and prints nothing: on a machine without a driver
+// Queried once (cudaGetDeviceCount, then each device's compute capability, and the name of a
+// device that is refused; none of these creates a context) and cached. Never throws and prints nothing: on a machine without a driver
 // the runtime answers cudaErrorInsufficientDriver and CUDA is simply unavailable; on one whose
 // GPUs are all older than the build's architectures it is unavailable with that reason.
 const CudaStatus& cuda_status();
