@@ -35,9 +35,10 @@ struct CudaStatus {
 };
 
 // Queried once (cudaGetDeviceCount, then each device's compute capability, and the name of a
-// device that is refused; none of these creates a context) and cached. Never throws and prints nothing: on a machine without a driver
-// the runtime answers cudaErrorInsufficientDriver and CUDA is simply unavailable; on one whose
-// GPUs are all older than the build's architectures it is unavailable with that reason.
+// device that is refused; none of these creates a context) and cached. Never throws and prints
+// nothing: on a machine without a driver the runtime answers cudaErrorInsufficientDriver and CUDA
+// is simply unavailable; on one whose GPUs are all older than the build's architectures it is
+// unavailable with that reason.
 const CudaStatus& cuda_status();
 
 // Throws Error(CudaUnavailable) when CUDA is unavailable or `device` is a GPU this build has no
