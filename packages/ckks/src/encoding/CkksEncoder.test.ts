@@ -242,7 +242,10 @@ describe('CkksEncoder: bad input', () => {
     expectError(() => encoder.encodeToCoefficients({ re: [1, 2], im: [1] }, 2 ** 40), /same length, got 2 and 1/);
     expectError(() => encoder.encodeToCoefficients([1, Number.NaN], 2 ** 40), /values\[1\] must be a finite number, got NaN/);
     expectError(() => encoder.encodeToCoefficients({ re: [1, 2], im: [0, Infinity] }, 2 ** 40), /values\.im\[1\] must be a finite number/);
-    expectError(() => encoder.encodeToCoefficients([1, '2' as unknown as number], 2 ** 40), /values\[1\] must be a finite number, got 2/);
+    expectError(() => encoder.encodeToCoefficients([1, '2' as unknown as number], 2 ** 40), /values\[1\] must be a finite number, got "2"$/);
+    expectError(() => encoder.encodeToCoefficients([null as unknown as number], 2 ** 40), /values\[0\] must be a finite number, got null$/);
+    expectError(() => encoder.encodeToCoefficients([{} as unknown as number], 2 ** 40), /values\[0\] must be a finite number, got Object$/);
+    expectError(() => encoder.encodeToCoefficients([1n as unknown as number], 2 ** 40), /values\[0\] must be a finite number, got bigint 1$/);
     expectError(() => encoder.encodeToCoefficients(null as never, 2 ** 40), /values must be an array/);
   });
 

@@ -130,9 +130,7 @@ export class CkksEncoder {
       const i = imagPart === null ? 0 : imagPart[j];
       if (typeof r !== 'number' || !Number.isFinite(r) || typeof i !== 'number' || !Number.isFinite(i)) {
         const field = complex ? (typeof r !== 'number' || !Number.isFinite(r) ? `values.re[${j}]` : `values.im[${j}]`) : `values[${j}]`;
-        throw new CkksEncodingError(
-          `${where}: ${field} must be a finite number, got ${String(typeof r !== 'number' || !Number.isFinite(r) ? r : i)}`,
-        );
+        throw new CkksEncodingError(`${where}: ${field} must be a finite number, got ${describeSlotValue(typeof r !== 'number' || !Number.isFinite(r) ? r : i)}`);
       }
       const target = this.fftIndexOfSlot[j]!;
       re[target] = r;
@@ -230,4 +228,13 @@ export class CkksEncoder {
   decodeRealFromCoefficients(coefficients: Float64Array, scale: number): Float64Array {
     return this.decodeFromCoefficients(coefficients, scale).re;
   }
+}
+
+/** A refused slot value for messages: numbers as they print, strings quoted (`"2"`, not `2`), others by type. */
+function describeSlotValue(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === 'object') return (value as object).constructor?.name ?? 'an object';
+  return `${typeof value} ${String(value)}`;
 }

@@ -189,6 +189,10 @@ describe('engine errors', () => {
     );
     expect(() => encodeMatrixDiagonals(undefined as never, [[1]])).toThrow(new CkksArgumentError('encodeMatrixDiagonals: engine must be a CkksEngine, got undefined'));
     expect(() => encodeMatrixDiagonals(engine, [[1]], null as never)).toThrow(/encodeMatrixDiagonals: options must be an object/);
+    expect(() => encodeMatrixDiagonals(engine, [[1, '2' as never], [3, 4]])).toThrow(
+      new CkksArgumentError('encodeMatrixDiagonals: matrix[0][1] must be a finite number, got "2"'),
+    );
+    expect(() => encodeMatrixDiagonals(engine, [[1, 2], [3, Number.NaN]])).toThrow(new CkksArgumentError('encodeMatrixDiagonals: matrix[1][1] must be a finite number, got NaN'));
     expect(() => tileVector(5 as never, 4, engine.slots)).toThrow(new CkksArgumentError('tileVector: values must be an array of numbers, got number 5'));
     expect(() => tileVector(['1'] as never, 4, engine.slots)).toThrow(new CkksArgumentError('tileVector: values[0] must be a finite number, got "1"'));
     expect(() => tileVector([1], 4, 6)).toThrow(/tileVector: slots must be a power of two/);

@@ -145,7 +145,7 @@ export function encodeMatrixDiagonals(
       throw new CkksArgumentError(`${op}: matrix must be square: row ${r} has ${row?.length ?? 'no'} entries, expected ${d}`);
     }
     for (let c = 0; c < d; c += 1) {
-      if (!Number.isFinite(row[c])) throw new CkksArgumentError(`${op}: matrix[${r}][${c}] must be a finite number, got ${String(row[c])}`);
+      if (!Number.isFinite(row[c])) throw new CkksArgumentError(`${op}: matrix[${r}][${c}] must be a finite number, got ${typeof row[c] === 'number' ? String(row[c]) : describe(row[c])}`);
     }
   });
   const p = engine.parameters;
