@@ -9,18 +9,21 @@ import { TensorArgumentError } from './errors.js';
 import { formatShape } from './layout.js';
 import { checkContiguousU64, checkU64, galoisElementArg, kernels, limbMap, log2, outputOperand, polyGeometry, sameDevice } from './kernel-checks.js';
 import { Tensor } from './tensor.js';
+import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 
 /** Options of the automorphism kernels. */
 export interface AutomorphismOptions {
   /** Output (same shape, polynomial layout, same device, disjoint from the input). Default: a new tensor. */
   out?: Tensor;
 }
+const AUTOMORPHISM_OPTIONS: OptionKeys<AutomorphismOptions> = { out: true };
 
 /** Options of {@link automorphismCoeff}. */
 export interface AutomorphismCoeffOptions extends AutomorphismOptions {
   /** Row of `moduli` for each limb (host array). Default: the identity. */
   limbToPrime?: Uint32Array | readonly number[];
 }
+const AUTOMORPHISM_COEFF_OPTIONS: OptionKeys<AutomorphismCoeffOptions> = { out: true, limbToPrime: true };
 
 /**
  * X -> X^g on polynomials in NTT form (bit-reversed evaluation order): a permutation of each
@@ -29,6 +32,7 @@ export interface AutomorphismCoeffOptions extends AutomorphismOptions {
  */
 export function automorphismNtt(a: Tensor, galoisElement: number | bigint, options: AutomorphismOptions = {}): Tensor {
   const op = 'automorphismNtt';
+  checkOptionKeys(options, AUTOMORPHISM_OPTIONS, op);
   checkU64(a, 'a', op);
   const g = polyGeometry(a, 'a', op);
   if (g.batchStride !== g.limbs * g.n) {
@@ -48,6 +52,7 @@ export function automorphismNtt(a: Tensor, galoisElement: number | bigint, optio
  */
 export function automorphismCoeff(a: Tensor, galoisElement: number | bigint, moduli: Tensor, options: AutomorphismCoeffOptions = {}): Tensor {
   const op = 'automorphismCoeff';
+  checkOptionKeys(options, AUTOMORPHISM_COEFF_OPTIONS, op);
   checkU64(a, 'a', op);
   checkContiguousU64(moduli, 'moduli', op);
   sameDevice(moduli, a, 'moduli', 'a', op);

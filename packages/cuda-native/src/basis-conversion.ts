@@ -35,12 +35,14 @@ import {
 } from './kernel-checks.js';
 import { checkNttTablesFor, type NttTables } from './ntt.js';
 import { Tensor } from './tensor.js';
+import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 
 /** Options of the table builders. */
 export interface BasisConversionTablesOptions {
   /** Where the tables live (default `'cpu'`). */
   device?: DeviceLike;
 }
+const TABLES_OPTIONS: OptionKeys<BasisConversionTablesOptions> = { device: true };
 
 /**
  * Tables of one fast base conversion (self-contained: they hold the moduli of both bases and are
@@ -80,6 +82,7 @@ export class BasisConversionTables extends KernelTables {
    */
   static build(srcPrimes: readonly (bigint | number)[], dstPrimes: readonly (bigint | number)[], options: BasisConversionTablesOptions = {}): BasisConversionTables {
     const op = 'BasisConversionTables.build';
+    checkOptionKeys(options, TABLES_OPTIONS, op);
     const src = primeArray(srcPrimes, 'srcPrimes', op);
     const dst = primeArray(dstPrimes, 'dstPrimes', op);
     const built = kernels().basisConversionTablesBuild(src, dst);
@@ -100,6 +103,7 @@ export class BasisConversionTables extends KernelTables {
     options: BasisConversionTablesOptions = {},
   ): BasisConversionTables {
     const op = 'BasisConversionTables.modUp';
+    checkOptionKeys(options, TABLES_OPTIONS, op);
     const q = primeArray(qPrimes, 'qPrimes', op);
     if (!Number.isInteger(digitBegin) || !Number.isInteger(digitEnd) || digitBegin < 0 || digitEnd <= digitBegin || digitEnd > q.length) {
       throw new TensorArgumentError(`${op}: expected 0 <= digitBegin < digitEnd <= ${q.length}, got [${String(digitBegin)}, ${String(digitEnd)})`);
@@ -117,6 +121,7 @@ export interface BasisConversionOptions {
   /** Output (exact shape, polynomial layout, same device, disjoint from the input). Default: a new tensor. */
   out?: Tensor;
 }
+const BASIS_CONVERSION_OPTIONS: OptionKeys<BasisConversionOptions> = { out: true };
 
 /** Options of {@link modUpDigits}. */
 export interface ModUpDigitsOptions extends BasisConversionOptions {
@@ -128,6 +133,7 @@ export interface ModUpDigitsOptions extends BasisConversionOptions {
    */
   ownLimbsFrom?: Tensor;
 }
+const MOD_UP_DIGITS_OPTIONS: OptionKeys<ModUpDigitsOptions> = { out: true, ownLimbsFrom: true };
 
 /** Options of {@link modUpDigitsNtt}. */
 export interface ModUpDigitsNttOptions extends BasisConversionOptions {
@@ -138,6 +144,7 @@ export interface ModUpDigitsNttOptions extends BasisConversionOptions {
    */
   limbToPrime?: Uint32Array | readonly number[];
 }
+const MOD_UP_DIGITS_NTT_OPTIONS: OptionKeys<ModUpDigitsNttOptions> = { out: true, limbToPrime: true };
 
 /** Options of {@link modDownFinish}. */
 export interface ModDownFinishOptions extends BasisConversionOptions {
@@ -149,6 +156,7 @@ export interface ModDownFinishOptions extends BasisConversionOptions {
    */
   addend?: Tensor;
 }
+const MOD_DOWN_FINISH_OPTIONS: OptionKeys<ModDownFinishOptions> = { out: true, addend: true };
 
 function checkTables(t: unknown, op: string): BasisConversionTables {
   if (!(t instanceof BasisConversionTables)) throw new TensorArgumentError(`${op}: tables must be BasisConversionTables, got ${String(t)}`);
@@ -161,6 +169,7 @@ function checkTables(t: unknown, op: string): BasisConversionTables {
  */
 export function basisConvert(a: Tensor, tables: BasisConversionTables, options: BasisConversionOptions = {}): Tensor {
   const op = 'basisConvert';
+  checkOptionKeys(options, BASIS_CONVERSION_OPTIONS, op);
   checkU64(a, 'a', op);
   checkTables(tables, op)._checkFor(a, op);
   const g = polyGeometry(a, 'a', op);
@@ -181,6 +190,7 @@ export function basisConvert(a: Tensor, tables: BasisConversionTables, options: 
  */
 export function modUp(a: Tensor, tables: BasisConversionTables, digitBegin: number, options: BasisConversionOptions = {}): Tensor {
   const op = 'modUp';
+  checkOptionKeys(options, BASIS_CONVERSION_OPTIONS, op);
   checkU64(a, 'a', op);
   checkTables(tables, op)._checkFor(a, op);
   const g = polyGeometry(a, 'a', op);
@@ -248,6 +258,7 @@ function checkDigitsCall(op: string, a: Tensor, tables: readonly BasisConversion
  */
 export function modUpDigits(a: Tensor, tables: readonly BasisConversionTables[], digitSize: number, options: ModUpDigitsOptions = {}): Tensor {
   const op = 'modUpDigits';
+  checkOptionKeys(options, MOD_UP_DIGITS_OPTIONS, op);
   const { g, numDigits, outLimbs, layouts, ptrs, words, own } = checkDigitsCall(op, a, tables, digitSize, options.ownLimbsFrom);
   const inputs = own === null ? [a] : [a, own];
   const { tensor: out, geometry: o } = outputOperand(options.out, [numDigits, outLimbs, g.n], a, inputs, false, op);
@@ -276,6 +287,7 @@ export function modUpDigitsNtt(
   options: ModUpDigitsNttOptions = {},
 ): Tensor {
   const op = 'modUpDigitsNtt';
+  checkOptionKeys(options, MOD_UP_DIGITS_NTT_OPTIONS, op);
   if (!(ownLimbsFrom instanceof Tensor)) throw new TensorArgumentError(`${op}: ownLimbsFrom must be a Tensor (the NTT form of a), got ${String(ownLimbsFrom)}`);
   const { g, numDigits, outLimbs, layouts, ptrs, words, own } = checkDigitsCall(op, a, tables, digitSize, ownLimbsFrom);
   checkNttTablesFor(ntt, 'ntt', a, 'a', g.n, op);
@@ -305,6 +317,7 @@ export function modUpDigitsNtt(
  */
 export function modDownConstants(qPrimes: readonly (bigint | number)[], pPrimes: readonly (bigint | number)[], options: BasisConversionTablesOptions = {}): Tensor {
   const op = 'modDownConstants';
+  checkOptionKeys(options, TABLES_OPTIONS, op);
   const words = kernels().modDownConstantsBuild(primeArray(qPrimes, 'qPrimes', op), primeArray(pPrimes, 'pPrimes', op));
   return Tensor.fromArray(words, { shape: [words.length / 3, 3], device: options.device });
 }
@@ -337,6 +350,7 @@ function addendArguments(given: Tensor | undefined, x: Tensor, gx: PolyGeometry,
  */
 export function modDownFinish(x: Tensor, conv: Tensor, constants: Tensor, options: ModDownFinishOptions = {}): Tensor {
   const op = 'modDownFinish';
+  checkOptionKeys(options, MOD_DOWN_FINISH_OPTIONS, op);
   checkU64(x, 'x', op);
   checkU64(conv, 'conv', op);
   checkContiguousU64(constants, 'constants', op);
@@ -371,6 +385,7 @@ export interface ModDownNttOptions extends ModDownFinishOptions {
    */
   limbToPrime?: Uint32Array | readonly number[];
 }
+const MOD_DOWN_NTT_OPTIONS: OptionKeys<ModDownNttOptions> = { out: true, addend: true, limbToPrime: true };
 
 /**
  * The whole ModDown of `x` (`[...batch, q+p, N]`: q limbs over Q_l, then p over P, in NTT form):
@@ -428,6 +443,7 @@ export function modDownArguments(
   constants: Tensor,
   options: { limbToPrime?: Uint32Array | readonly number[]; addend?: Tensor },
 ): ModDownArguments {
+  checkOptionKeys(options, MOD_DOWN_NTT_OPTIONS, op);
   checkU64(x, 'x', op);
   const t = checkTables(conversion, op);
   t._checkFor(x, op);

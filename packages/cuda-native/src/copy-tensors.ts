@@ -25,6 +25,7 @@ import { native, type NativeHandle } from './native.js';
 import type { TensorStorage } from './storage.js';
 import { Stream } from './stream.js';
 import { Tensor } from './tensor.js';
+import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 
 /** Options of {@link copyTensors} and {@link TensorCopyBatch.copyFrom}. */
 export interface CopyTensorsOptions {
@@ -41,6 +42,7 @@ export interface CopyTensorsOptions {
    */
   nonBlocking?: boolean;
 }
+const COPY_TENSORS_OPTIONS: OptionKeys<CopyTensorsOptions> = { stream: true, nonBlocking: true };
 
 // Descriptor words per pair, in the order csrc/binding/copy_tensors_binding.cpp reads them.
 const WORDS = 5;
@@ -253,6 +255,7 @@ function copyPair(dst: Tensor, src: Tensor, nonBlocking: boolean, stream: Stream
 
 function checkOptions(options: CopyTensorsOptions, where: string): { stream: Stream | undefined; nonBlocking: boolean } {
   if (typeof options !== 'object' || options === null) throw new TensorArgumentError(`${where}: options: expected an object such as { stream, nonBlocking }, got ${String(options)}`);
+  checkOptionKeys(options, COPY_TENSORS_OPTIONS, where);
   const { stream, nonBlocking = false } = options;
   if (stream !== undefined && !(stream instanceof Stream)) throw new TensorArgumentError(`${where}: options.stream: expected a Stream, got ${String(stream)}`);
   if (typeof nonBlocking !== 'boolean') throw new TensorArgumentError(`${where}: options.nonBlocking: expected a boolean, got ${String(nonBlocking)}`);

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 
 import { copyTensors } from './copy-tensors.js';
 import { cuda, emptyCache, emptyPinnedCache, memoryAllocated, memoryReserved } from './cuda.js';
-import { CudaGraphCaptureViolationError, CudaGraphStateError, DisposedError, TensorDisposedError } from './errors.js';
+import { CudaGraphCaptureViolationError, CudaGraphStateError, DisposedError, TensorArgumentError, TensorDisposedError } from './errors.js';
 import { Event } from './event.js';
 import { CudaGraph, isCapturing } from './graph.js';
 import { addMod, modulusTable, mulMod, negMod, subMod } from './modarith.js';
@@ -337,6 +337,9 @@ describeCuda('CUDA graphs', () => {
     cuda.synchronize();
     const graph = new CudaGraph();
     expect(() => graph.capture(() => dst.copy_(src), { stream: Stream.default() })).toThrow(CudaGraphStateError);
+    expect(() => graph.capture(() => dst.copy_(src), { steam: 1 } as never)).toThrow(
+      new TensorArgumentError('CudaGraph.capture: unknown option "steam"; expected stream'),
+    );
     expect(() => graph.replay()).toThrow(/capture\(\) first/);
     expect(graph.capture(() => dst.copy_(src))).toBe(dst);
     expect(() => graph.capture(() => dst.copy_(src))).toThrow(/reset\(\) first/);

@@ -53,6 +53,8 @@ describeCuda('streams and events', () => {
     higher.dispose();
     lower.dispose();
     expect(() => new Stream('cuda', { priority: 0.5 })).toThrow(/priority must be an integer/);
+    expect(() => new Stream('cuda', { prio: 1 } as never)).toThrow(new TensorArgumentError('new Stream(): unknown option "prio"; expected priority'));
+    expect(() => new Event({ timing: false } as never)).toThrow(new TensorArgumentError('new Event(): unknown option "timing"; expected enableTiming, blocking'));
     high.dispose();
     low.dispose();
   });

@@ -3,6 +3,7 @@ import { booleanOption } from './boolean-option.js';
 import { nativeCudaStatus, native, type NativeHandle } from './native.js';
 import { CudaUnavailableError, DisposedError, TensorArgumentError } from './errors.js';
 import { Stream } from './stream.js';
+import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 
 /** Options of the {@link Event} constructor. */
 export interface EventOptions {
@@ -11,6 +12,7 @@ export interface EventOptions {
   /** Let {@link Event.synchronize} block (sleep) instead of spinning. Default false. */
   blocking?: boolean;
 }
+const EVENT_OPTIONS: OptionKeys<EventOptions> = { enableTiming: true, blocking: true };
 
 /**
  * A CUDA event. It belongs to the device of the first stream it is recorded on.
@@ -32,6 +34,7 @@ export class Event {
   constructor(options: EventOptions = {}) {
     const status = nativeCudaStatus();
     if (!status.available) throw new CudaUnavailableError(`new Event(): CUDA is not available: ${status.reason}`);
+    checkOptionKeys(options, EVENT_OPTIONS, 'new Event()');
     this.enableTiming = booleanOption(options.enableTiming, true, 'new Event()', 'enableTiming');
     this.#handle = native().eventCreate(this.enableTiming, booleanOption(options.blocking, false, 'new Event()', 'blocking'));
   }

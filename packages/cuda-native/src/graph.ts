@@ -6,6 +6,7 @@ import { CudaGraphStateError, CudaUnavailableError, DisposedError, TensorArgumen
 import { native, nativeCudaStatus, type NativeHandle } from './native.js';
 import { Stream, withStream } from './stream.js';
 import { Tensor } from './tensor.js';
+import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 
 /** Options of {@link CudaGraph.capture}. */
 export interface CaptureOptions {
@@ -15,6 +16,7 @@ export interface CaptureOptions {
    */
   stream?: Stream;
 }
+const CAPTURE_OPTIONS: OptionKeys<CaptureOptions> = { stream: true };
 
 /** The nodes of a captured graph ({@link CudaGraph.nodeCounts}). */
 export interface CudaGraphNodeCounts {
@@ -85,6 +87,7 @@ export class CudaGraph {
     if (typeof fn !== 'function') throw new TypeError(`${where}: expected a function, got ${typeof fn}`);
     if (this.#capturing) throw new CudaGraphStateError(`${where}: this graph is already capturing`);
     if (this.#captured) throw new CudaGraphStateError(`${where}: this graph already holds a capture; call reset() first`);
+    checkOptionKeys(options, CAPTURE_OPTIONS, where);
     let stream = options.stream;
     if (stream !== undefined && !(stream instanceof Stream)) {
       throw new TensorArgumentError(`${where}: options.stream must be a Stream, got ${String(stream)}`);

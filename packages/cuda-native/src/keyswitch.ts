@@ -13,6 +13,7 @@ import { ShapeMismatchError, TensorArgumentError } from './errors.js';
 import { formatShape } from './layout.js';
 import { checkContiguousU64, galoisElementArg, kernels, limbMap, log2, outputOperand, polyGeometry, sameDevice } from './kernel-checks.js';
 import { Tensor } from './tensor.js';
+import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 
 /** Options of {@link keyswitchInnerProduct}. */
 export interface KeyswitchOptions {
@@ -25,6 +26,7 @@ export interface KeyswitchOptions {
   /** Adds the inner product to `out`'s current (reduced) values; needs `out`. Default false. */
   accumulate?: boolean;
 }
+const KEYSWITCH_OPTIONS: OptionKeys<KeyswitchOptions> = { limbToPrime: true, out: true, galoisElement: true, accumulate: true };
 
 /**
  * `digits`: `[numDigits, limbs, N]` (contiguous, NTT form); `keys`: `[≥numDigits, 2, numPrimes, N]`
@@ -35,6 +37,7 @@ export interface KeyswitchOptions {
  */
 export function keyswitchInnerProduct(digits: Tensor, keys: Tensor, moduli: Tensor, options: KeyswitchOptions = {}): Tensor {
   const op = 'keyswitchInnerProduct';
+  checkOptionKeys(options, KEYSWITCH_OPTIONS, op);
   checkContiguousU64(digits, 'digits', op);
   checkContiguousU64(keys, 'keys', op);
   checkContiguousU64(moduli, 'moduli', op);

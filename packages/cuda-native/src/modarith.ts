@@ -19,6 +19,7 @@ import {
 import { formatShape, sameShape } from './layout.js';
 import { native } from './native.js';
 import { Tensor } from './tensor.js';
+import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 
 /** Options of the modular arithmetic kernels. */
 export interface ModArithOptions {
@@ -40,6 +41,8 @@ export interface AdditiveModOptions extends ModArithOptions {
    */
   zeroExtend?: boolean;
 }
+const MOD_ARITH_OPTIONS: OptionKeys<ModArithOptions> = { out: true };
+const ADDITIVE_OPTIONS: OptionKeys<AdditiveModOptions> = { out: true, zeroExtend: true };
 
 interface Geometry {
   batch: number;
@@ -210,6 +213,7 @@ function binary(
 }
 
 function zeroExtendOption(options: AdditiveModOptions | undefined, op: string): boolean {
+  checkOptionKeys(options, ADDITIVE_OPTIONS, op);
   const z = options?.zeroExtend;
   if (z === undefined || z === false) return false;
   if (z !== true) throw new TensorArgumentError(`${op}: options.zeroExtend must be a boolean, got ${String(z)}`);
@@ -237,12 +241,14 @@ export function subMod(a: Tensor, b: Tensor, moduli: Tensor, options?: AdditiveM
  * ciphertext). Returns `out`.
  */
 export function mulMod(a: Tensor, b: Tensor, moduli: Tensor, options?: ModArithOptions): Tensor {
+  checkOptionKeys(options, MOD_ARITH_OPTIONS, 'mulMod');
   return binary('mulMod', a, b, moduli, options, false);
 }
 
 /** `(-a) mod q` per limb. Returns `out`. */
 export function negMod(a: Tensor, moduli: Tensor, options?: ModArithOptions): Tensor {
   const op = 'negMod';
+  checkOptionKeys(options, MOD_ARITH_OPTIONS, op);
   checkOperand(a, 'a', op);
   checkOperand(moduli, 'moduli', op);
   sameDevice(moduli, a, 'moduli', op);
@@ -263,6 +269,7 @@ export function negMod(a: Tensor, moduli: Tensor, options?: ModArithOptions): Te
  */
 export function polyEvalMod(coefficients: Tensor, x: Tensor, moduli: Tensor, options?: ModArithOptions): Tensor {
   const op = 'polyEvalMod';
+  checkOptionKeys(options, MOD_ARITH_OPTIONS, op);
   checkOperand(coefficients, 'coefficients', op);
   checkOperand(x, 'x', op);
   checkOperand(moduli, 'moduli', op);
@@ -296,6 +303,7 @@ export function polyEvalMod(coefficients: Tensor, x: Tensor, moduli: Tensor, opt
  */
 export function tensorProductMod(a: Tensor, b: Tensor, moduli: Tensor, options?: ModArithOptions): Tensor {
   const op = 'tensorProductMod';
+  checkOptionKeys(options, MOD_ARITH_OPTIONS, op);
   checkOperand(a, 'a', op);
   checkOperand(b, 'b', op);
   checkOperand(moduli, 'moduli', op);
@@ -326,6 +334,7 @@ export function tensorProductMod(a: Tensor, b: Tensor, moduli: Tensor, options?:
  */
 export function mulModShoup(a: Tensor, w: Tensor, wShoup: Tensor, moduli: Tensor, options?: ModArithOptions): Tensor {
   const op = 'mulModShoup';
+  checkOptionKeys(options, MOD_ARITH_OPTIONS, op);
   checkOperand(a, 'a', op);
   checkOperand(w, 'w', op);
   checkOperand(wShoup, 'wShoup', op);

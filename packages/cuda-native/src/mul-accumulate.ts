@@ -20,6 +20,7 @@ import { ShapeMismatchError, TensorArgumentError } from './errors.js';
 import { checkContiguousU64, galoisElementArg, kernels, KERNEL_MAX_LOG_N, KERNEL_MIN_LOG_N, overlaps, sameDevice } from './kernel-checks.js';
 import { formatShape, sameShape } from './layout.js';
 import { Tensor } from './tensor.js';
+import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 
 /**
  * Operand pairs one kernel launch takes (csrc/common/mul_accumulate.h); {@link mulAccumulateMod}
@@ -45,6 +46,7 @@ export interface MulAccumulateOptions {
    */
   galoisElement?: number | bigint;
 }
+const MUL_ACCUMULATE_OPTIONS: OptionKeys<MulAccumulateOptions> = { out: true, accumulate: true, galoisElement: true };
 
 function galoisOption(g: number | bigint | undefined, n: number, op: string): bigint {
   if (g === undefined) return 1n;
@@ -64,6 +66,7 @@ function galoisOption(g: number | bigint | undefined, n: number, op: string): bi
  */
 export function mulAccumulateMod(a: readonly Tensor[], b: readonly Tensor[], moduli: Tensor, options: MulAccumulateOptions = {}): Tensor {
   const op = 'mulAccumulateMod';
+  checkOptionKeys(options, MUL_ACCUMULATE_OPTIONS, op);
   if (!Array.isArray(a) || !Array.isArray(b) || a.length === 0 || a.length !== b.length) {
     throw new TensorArgumentError(
       `${op}: a and b must be non-empty arrays of tensors of equal length, got ${Array.isArray(a) ? a.length : String(a)} and ${Array.isArray(b) ? b.length : String(b)}`,

@@ -22,12 +22,14 @@ import {
   type BuiltTables,
 } from './kernel-checks.js';
 import { Tensor } from './tensor.js';
+import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 
 /** Options of {@link NttTables.build}. */
 export interface NttTablesOptions {
   /** Where the tables live (default `'cpu'`); kernels need tables on the operand's device. */
   device?: DeviceLike;
 }
+const NTT_TABLES_OPTIONS: OptionKeys<NttTablesOptions> = { device: true };
 
 /**
  * Twiddle tables of the negacyclic NTT for ring degree 2^logN, one row per prime (in order: row p is
@@ -57,6 +59,7 @@ export class NttTables extends KernelTables {
    */
   static build(logN: number, primes: readonly (bigint | number)[], options: NttTablesOptions = {}): NttTables {
     const op = 'NttTables.build';
+    checkOptionKeys(options, NTT_TABLES_OPTIONS, op);
     if (!Number.isInteger(logN) || logN < KERNEL_MIN_LOG_N || logN > KERNEL_MAX_LOG_N) {
       throw new TensorArgumentError(`${op}: logN must be an integer in [${KERNEL_MIN_LOG_N}, ${KERNEL_MAX_LOG_N}], got ${String(logN)}`);
     }
@@ -81,6 +84,7 @@ export interface NttOptions {
   /** Output (same shape, polynomial layout, same device). May be the input itself (in place). Default: a new tensor. */
   out?: Tensor;
 }
+const NTT_OPTIONS: OptionKeys<NttOptions> = { limbToPrime: true, out: true };
 
 /**
  * The limbs of ModUp'd digits that {@link nttForward} leaves as they are: in batch element d,
@@ -100,6 +104,7 @@ export interface NttForwardOptions extends NttOptions {
   /** Limbs of ModUp'd digits to leave as they are; needs `out` to be `a` (in place). Default: none. */
   skipDigitLimbs?: NttDigitSkip;
 }
+const NTT_FORWARD_OPTIONS: OptionKeys<NttForwardOptions> = { limbToPrime: true, out: true, skipDigitLimbs: true };
 
 /** The binding's skip arguments for `skip` (0, 0: none), after checking it against `a` and `out`. */
 function digitSkipArguments(skip: NttDigitSkip | undefined, a: Tensor, out: Tensor | undefined, limbs: number): [number, number] {
@@ -137,6 +142,7 @@ export function checkNttTablesFor(tables: unknown, name: string, ref: Tensor, re
 }
 
 function transform(kind: 'nttForward' | 'nttInverse', a: Tensor, tables: NttTables, options: NttForwardOptions): Tensor {
+  checkOptionKeys(options, kind === 'nttForward' ? NTT_FORWARD_OPTIONS : NTT_OPTIONS, kind);
   checkU64(a, 'a', kind);
   const g = polyGeometry(a, 'a', kind);
   checkNttTablesFor(tables, 'tables', a, 'a', g.n, kind);

@@ -13,12 +13,14 @@ import { formatShape } from './layout.js';
 import { checkU64, kernels, KernelTables, limbMap, log2, outputOperand, polyGeometry, primeArray, sameDevice, withScratch, type BuiltTables } from './kernel-checks.js';
 import { checkNttTablesFor, type NttTables } from './ntt.js';
 import { Tensor } from './tensor.js';
+import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 
 /** Options of {@link RescaleTables.build}. */
 export interface RescaleTablesOptions {
   /** Where the tables live (default `'cpu'`). */
   device?: DeviceLike;
 }
+const RESCALE_TABLES_OPTIONS: OptionKeys<RescaleTablesOptions> = { device: true };
 
 /** Constants of rescaling Q_l = (q_0..q_l) by q_l. */
 export class RescaleTables extends KernelTables {
@@ -39,6 +41,7 @@ export class RescaleTables extends KernelTables {
    */
   static build(primes: readonly (bigint | number)[], options: RescaleTablesOptions = {}): RescaleTables {
     const op = 'RescaleTables.build';
+    checkOptionKeys(options, RESCALE_TABLES_OPTIONS, op);
     const array = primeArray(primes, 'primes', op);
     if (array.length < 2) throw new TensorArgumentError(`${op}: expected at least 2 primes (q_0..q_l, l >= 1), got ${array.length}`);
     return new RescaleTables(kernels().rescaleTablesBuild(array), Array.from(array), options.device);
@@ -50,6 +53,7 @@ export interface RescaleOptions {
   /** Output (exact shape, polynomial layout, same device). Default: a new tensor. */
   out?: Tensor;
 }
+const RESCALE_OPTIONS: OptionKeys<RescaleOptions> = { out: true };
 
 function checkTables(t: unknown, op: string): RescaleTables {
   if (!(t instanceof RescaleTables)) throw new TensorArgumentError(`${op}: tables must be RescaleTables, got ${String(t)}`);
@@ -63,6 +67,7 @@ function checkTables(t: unknown, op: string): RescaleTables {
  */
 export function rescalePrepare(last: Tensor, tables: RescaleTables, options: RescaleOptions = {}): Tensor {
   const op = 'rescalePrepare';
+  checkOptionKeys(options, RESCALE_OPTIONS, op);
   checkU64(last, 'last', op);
   checkTables(tables, op)._checkFor(last, op);
   const g = polyGeometry(last, 'last', op);
@@ -80,6 +85,7 @@ export function rescalePrepare(last: Tensor, tables: RescaleTables, options: Res
  */
 export function rescaleFinish(x: Tensor, tNtt: Tensor, tables: RescaleTables, options: RescaleOptions = {}): Tensor {
   const op = 'rescaleFinish';
+  checkOptionKeys(options, RESCALE_OPTIONS, op);
   checkU64(x, 'x', op);
   checkU64(tNtt, 'tNtt', op);
   sameDevice(tNtt, x, 'tNtt', 'x', op);
@@ -104,6 +110,7 @@ export interface RescaleNttOptions extends RescaleOptions {
    */
   limbToPrime?: Uint32Array | readonly number[];
 }
+const RESCALE_NTT_OPTIONS: OptionKeys<RescaleNttOptions> = { out: true, limbToPrime: true };
 
 /**
  * The whole rescale of `x` (`[...batch, l+1, N]` over Q_l = q_0..q_l in NTT form): round(x / q_l)
@@ -116,6 +123,7 @@ export interface RescaleNttOptions extends RescaleOptions {
  */
 export function rescaleNtt(x: Tensor, ntt: NttTables, tables: RescaleTables, options: RescaleNttOptions = {}): Tensor {
   const op = 'rescaleNtt';
+  checkOptionKeys(options, RESCALE_NTT_OPTIONS, op);
   checkU64(x, 'x', op);
   checkTables(tables, op)._checkFor(x, op);
   const g = polyGeometry(x, 'x', op);

@@ -9,6 +9,7 @@ import { resolveDevice, type DeviceLike } from './device.js';
 import { DisposedError, TensorArgumentError } from './errors.js';
 import { native, type NativeHandle } from './native.js';
 import { Event } from './event.js';
+import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 
 const internal = Symbol('Stream.internal');
 /** The range of a 32-bit priority argument. */
@@ -22,6 +23,7 @@ export interface StreamOptions {
   /** Scheduling priority: lower numbers run first; clamped to the device's range. Default 0. */
   priority?: number;
 }
+const STREAM_OPTIONS: OptionKeys<StreamOptions> = { priority: true };
 
 /** A CUDA stream. Create one per independent queue of work; dispose it when done. */
 export class Stream {
@@ -52,6 +54,7 @@ export class Stream {
       this.priority = 0;
     } else {
       this._deviceIndex = cudaIndexOf(device, 'new Stream()');
+      checkOptionKeys(options, STREAM_OPTIONS, 'new Stream()');
       const priority = options.priority ?? 0;
       if (!Number.isSafeInteger(priority)) {
         throw new TensorArgumentError(`new Stream(): priority must be an integer, got ${String(priority)}`);

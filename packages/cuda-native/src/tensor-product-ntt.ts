@@ -7,9 +7,11 @@ import { checkContiguousU64, kernels, limbMap, polyGeometry, sameDevice } from '
 import { checkNttTablesFor, type NttOptions, type NttTables } from './ntt.js';
 import { formatShape } from './layout.js';
 import { Tensor } from './tensor.js';
+import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 
 /** Options of {@link tensorProductInverseNtt}: the limb map of the NTT (`limbToPrime`). */
 export type TensorProductInverseNttOptions = Pick<NttOptions, 'limbToPrime'>;
+const TENSOR_PRODUCT_INVERSE_NTT_OPTIONS: OptionKeys<TensorProductInverseNttOptions> = { limbToPrime: true };
 
 /** The two results of {@link tensorProductInverseNtt}, both new tensors the caller owns. */
 export interface TensorProductInverseNttResult {
@@ -35,6 +37,7 @@ export function tensorProductInverseNtt(
   options: TensorProductInverseNttOptions = {},
 ): TensorProductInverseNttResult {
   const op = 'tensorProductInverseNtt';
+  checkOptionKeys(options, TENSOR_PRODUCT_INVERSE_NTT_OPTIONS, op);
   checkContiguousU64(a, 'a', op);
   checkContiguousU64(b, 'b', op);
   sameDevice(b, a, 'b', 'a', op);

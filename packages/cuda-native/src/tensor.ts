@@ -42,6 +42,7 @@ import {
   sameShape,
 } from './layout.js';
 import { native, nativeCudaStatus } from './native.js';
+import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 import { TensorStorage } from './storage.js';
 import { Stream, withStream } from './stream.js';
 
@@ -82,6 +83,11 @@ export interface ToOptions {
   /** As in {@link CopyOptions.nonBlocking}; a CUDA-to-CPU copy then lands in pinned memory. */
   nonBlocking?: boolean;
 }
+
+const EMPTY_OPTIONS: OptionKeys<EmptyOptions> = { dtype: true, device: true, pinMemory: true };
+const FROM_ARRAY_OPTIONS: OptionKeys<FromArrayOptions> = { shape: true, device: true, pinMemory: true };
+const COPY_OPTIONS: OptionKeys<CopyOptions> = { nonBlocking: true, stream: true };
+const TO_OPTIONS: OptionKeys<ToOptions> = { nonBlocking: true };
 
 const constructing = Symbol('Tensor.constructing');
 
@@ -146,6 +152,7 @@ export class Tensor {
    */
   static empty(shape: readonly number[], options: EmptyOptions = {}): Tensor {
     const where = 'Tensor.empty';
+    checkOptionKeys(options, EMPTY_OPTIONS, where);
     const layout = contiguousLayout(shape, where);
     const dtype = checkDType(options.dtype ?? 'float32', where);
     const device = resolveDevice(options.device, where);
@@ -161,6 +168,7 @@ export class Tensor {
    */
   static fromArray(array: TensorTypedArray, options: FromArrayOptions = {}): Tensor {
     const where = 'Tensor.fromArray';
+    checkOptionKeys(options, FROM_ARRAY_OPTIONS, where);
     const dtype = dtypeOfArray(array, where);
     const shape = checkShape(options.shape ?? [array.length], where);
     if (numelOf(shape) !== array.length) {
@@ -302,6 +310,7 @@ export class Tensor {
   copy_(src: Tensor, options: CopyOptions = {}): this {
     const where = 'Tensor.copy_';
     this._check(`${where} (destination)`);
+    checkOptionKeys(options, COPY_OPTIONS, where);
     if (!(src instanceof Tensor)) throw new TensorArgumentError(`${where}: expected a source Tensor, got ${String(src)}`);
     src._check(`${where} (source)`);
     if (!sameShape(this.shape, src.shape)) {
@@ -364,6 +373,7 @@ export class Tensor {
   to(device: DeviceLike, options: ToOptions = {}): Tensor {
     const where = 'Tensor.to';
     this._check(where);
+    checkOptionKeys(options, TO_OPTIONS, where);
     const target = resolveDevice(device, where);
     const nonBlocking = booleanOption(options.nonBlocking, false, where, 'nonBlocking');
     if (target.name === this.device) {
