@@ -181,6 +181,28 @@ describe('CkksParameters: validation', () => {
     expect(() => new CkksParameters(null as unknown as CkksParametersOptions)).toThrow(/^options: expected an options object/);
   });
 
+  it('refuses options it does not take, in the constructor and the two loaders', () => {
+    const unknownKey = (fn: () => unknown): string => {
+      try {
+        fn();
+      } catch (error) {
+        expect(error).toBeInstanceOf(CkksParameterError);
+        expect((error as CkksParameterError).field).toBe('options');
+        return (error as Error).message;
+      }
+      throw new Error('expected a CkksParameterError');
+    };
+    expect(unknownKey(() => new CkksParameters({ ...baseOptions(), logScale: 40 } as never))).toBe(
+      'options: unknown option "logScale"; expected logN, qPrimes, pPrimes, dnum, defaultScale, allowInsecure',
+    );
+    expect(unknownKey(() => CkksParameters.fromPreset('test-n10-l3', { allowInsecur: true } as never))).toBe(
+      'options: unknown option "allowInsecur"; expected allowInsecure',
+    );
+    const description = CkksParameters.fromPreset('n14-l7').toJSON();
+    expect(unknownKey(() => CkksParameters.fromJSON(description, { insecure: true } as never))).toMatch(/^options: unknown option "insecure"/);
+    expect(unknownKey(() => CkksParameters.fromJSON(description, null as never))).toMatch(/^options: expected an options object such as \{ allowInsecure: true \}/);
+  });
+
   it('refuses sets above the 128-bit bound unless allowInsecure is true, and says how to proceed', () => {
     const logN = 13;
     const [q0, p0] = generatePrimes({ bits: 60, count: 2, logN });

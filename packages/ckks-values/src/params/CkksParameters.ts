@@ -7,6 +7,7 @@ import { CkksParameterError, InsecureParametersError } from './errors.js';
 import { isPrime, MAX_PRIME_BITS } from './primes.js';
 import { presetParameterOptions, presetSpec } from './presets.js';
 import { MAX_LOG_N, maxLogQpFor128BitSecurity, MIN_LOG_N } from './security.js';
+import { unknownOption, type OptionKeys } from '../optionKeys.js';
 
 /** Everything needed to build a {@link CkksParameters}. */
 export interface CkksParametersOptions {
@@ -28,6 +29,17 @@ export interface CkksParametersOptions {
 export interface CkksParametersLoadOptions {
   /** Accept insecure sets (test presets, or sets above the 128-bit bound). For tests only. */
   readonly allowInsecure?: boolean;
+}
+const PARAMETERS_OPTIONS: OptionKeys<CkksParametersOptions> = { logN: true, qPrimes: true, pPrimes: true, dnum: true, defaultScale: true, allowInsecure: true };
+const LOAD_OPTIONS: OptionKeys<CkksParametersLoadOptions> = { allowInsecure: true };
+
+/** @throws {CkksParameterError} for load options that are not an object or hold a key other than `allowInsecure`. */
+function checkLoadOptions(options: unknown): void {
+  if (options === null || typeof options !== 'object') {
+    throw new CkksParameterError('options', `expected an options object such as { allowInsecure: true }, got ${describeValue(options)}`);
+  }
+  const unknown = unknownOption(options, LOAD_OPTIONS);
+  if (unknown !== null) throw new CkksParameterError('options', unknown);
 }
 
 /** Where a parameter set stands against the 128-bit HE-standard bound. */
@@ -155,6 +167,8 @@ export class CkksParameters {
     if (options === null || typeof options !== 'object') {
       throw new CkksParameterError('options', `expected an options object, got ${describeValue(options)}`);
     }
+    const unknown = unknownOption(options, PARAMETERS_OPTIONS);
+    if (unknown !== null) throw new CkksParameterError('options', unknown);
     const logN = requireInteger('logN', options.logN, MIN_LOG_N, MAX_LOG_N);
     const twoN = 1n << BigInt(logN + 1);
     const qPrimes = requirePrimeList('qPrimes', options.qPrimes, twoN, 1);
@@ -266,6 +280,7 @@ export class CkksParameters {
    * @throws {InsecureParametersError} for a test preset without `allowInsecure: true`.
    */
   static fromPreset(name: string, options: CkksParametersLoadOptions = {}): CkksParameters {
+    checkLoadOptions(options);
     const { insecure } = presetSpec(name);
     if (insecure && options.allowInsecure !== true) {
       throw new InsecureParametersError(
@@ -293,6 +308,7 @@ export class CkksParameters {
     if (description === null || typeof description !== 'object') {
       throw new CkksParameterError('description', `expected a parameters description object, got ${describeValue(description)}`);
     }
+    checkLoadOptions(options);
     const expectConstant = (field: 'scheme' | 'ring' | 'secretDistribution' | 'schemaVersion', expected: unknown): void => {
       if (description[field] !== expected) {
         throw new CkksParameterError(

@@ -1,4 +1,5 @@
 import { CkksParameterError } from './errors.js';
+import { unknownOption, type OptionKeys } from '../optionKeys.js';
 
 /** Smallest prime size `generatePrimes` produces, in bits. */
 export const MIN_PRIME_BITS = 20;
@@ -103,6 +104,7 @@ export interface PrimeGenerationOptions {
   /** Primes that must not be returned (for example the base prime when choosing special primes). */
   readonly exclude?: Iterable<bigint>;
 }
+const PRIME_GENERATION_OPTIONS: OptionKeys<PrimeGenerationOptions> = { bits: true, count: true, logN: true, exclude: true };
 
 function requireInteger(field: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
@@ -126,6 +128,11 @@ function requireInteger(field: string, value: unknown, min: number, max: number)
  *   many were found and suggests more bits or a smaller N).
  */
 export function generatePrimes(options: PrimeGenerationOptions): bigint[] {
+  if (options === null || typeof options !== 'object') {
+    throw new CkksParameterError('options', `expected an options object { bits, count, logN, exclude? }, got ${options === null ? 'null' : typeof options}`);
+  }
+  const unknown = unknownOption(options, PRIME_GENERATION_OPTIONS);
+  if (unknown !== null) throw new CkksParameterError('options', unknown);
   const bits = requireInteger('bits', options.bits, MIN_PRIME_BITS, MAX_PRIME_BITS);
   const count = requireInteger('count', options.count, 1, 1 << 16);
   const logN = requireInteger('logN', options.logN, 1, 17);

@@ -79,6 +79,9 @@ describe('deserializeValue rejects', () => {
       [{ type: 'Ciphertext' }, 'type', /found string/],
       [{ device: 'gpu' }, 'device', /expected 'cpu', 'cuda', 'cuda:N' or a Device: /],
       [{ allowSecret: 'yes' }, 'allowSecret', /expected a boolean, found yes/],
+      // A foreign or misspelt key would otherwise be ignored: `expect` would check no type at all.
+      [{ expect: Ciphertext }, 'options', /^options: unknown option "expect"; expected parameters, device, allowSecret, type$/],
+      [{ allowSecrets: true }, 'options', /unknown option "allowSecrets"/],
     ];
     for (const [options, field, message] of cases) {
       let thrown: unknown;

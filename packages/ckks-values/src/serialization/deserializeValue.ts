@@ -11,6 +11,7 @@ import { uint64FromLittleEndian } from './byteOrder.js';
 import { CkksSerializationError, SecretKeySerializationError } from './errors.js';
 import { checkManifestHash, MANIFEST_METADATA_KEY, MANIFEST_SHA256_METADATA_KEY, parseManifest, type ValueManifest } from './manifest.js';
 import { decodeSafetensors, type SafetensorsEntry, type SafetensorsFile } from './safetensors.js';
+import { unknownOption, type OptionKeys } from '../optionKeys.js';
 
 /** A value class, abstract ones included (their constructors may be protected). */
 export interface CkksValueClass<T extends CkksValue> {
@@ -29,6 +30,7 @@ export interface DeserializeOptions<T extends CkksValue = CkksValue> {
   /** The class the value must be (for example `Ciphertext`, or `KeySwitchingKey` for any such key). */
   readonly type?: CkksValueClass<T>;
 }
+const DESERIALIZE_OPTIONS: OptionKeys<DeserializeOptions> = { parameters: true, device: true, allowSecret: true, type: true };
 
 function show(value: MetadataValue | undefined): string {
   if (typeof value === 'bigint') return `${value}n`;
@@ -66,6 +68,8 @@ function checkContext(manifest: ValueManifest, parameters: CkksParameters): void
 
 /** The options besides `parameters`, before the file is read. */
 function checkReadOptions(options: DeserializeOptions<CkksValue>): void {
+  const unknown = unknownOption(options, DESERIALIZE_OPTIONS);
+  if (unknown !== null) throw new CkksSerializationError('options', unknown);
   const { type, device, allowSecret } = options;
   if (type !== undefined && (typeof type !== 'function' || typeof (type as { prototype?: unknown }).prototype !== 'object')) {
     throw new CkksSerializationError('type', `expected a value class such as Ciphertext or KeySwitchingKey, found ${type === null ? 'null' : typeof type === 'object' ? 'an object' : typeof type}`);

@@ -98,6 +98,11 @@ describe('serializeValue / deserializeValue', () => {
     ct.dispose();
     expect(() => serializeValue(ct)).toThrow(/value: the value was disposed/);
     expect(() => deserializeValue(new Uint8Array(8), {} as never)).toThrow(/parameters: expected options/);
+    const live = values.ciphertext!;
+    expect(() => serializeValue(live, { allowSecrets: true } as never)).toThrow(
+      new CkksSerializationError('options', 'unknown option "allowSecrets"; expected allowSecret'),
+    );
+    expect(() => serializeValue(live, null as never)).toThrow(/^options: expected an options object such as \{ allowSecret: true \}, found null$/);
   });
 
   it('refuses an unknown device', () => {

@@ -5,12 +5,14 @@ import { uint64ToLittleEndian } from './byteOrder.js';
 import { CkksSerializationError, SecretKeySerializationError } from './errors.js';
 import { buildManifest, MANIFEST_METADATA_KEY, MANIFEST_SHA256_METADATA_KEY, manifestSha256 } from './manifest.js';
 import { encodeSafetensors } from './safetensors.js';
+import { unknownOption, type OptionKeys } from '../optionKeys.js';
 
 /** Options of {@link serializeValue} and `saveValue`. */
 export interface SerializeOptions {
   /** Required (`true`) to write a secret key. Default false. */
   readonly allowSecret?: boolean;
 }
+const SERIALIZE_OPTIONS: OptionKeys<SerializeOptions> = { allowSecret: true };
 
 /**
  * The value as a safetensors file: its tensor `data` as `U64` little-endian, and under
@@ -26,6 +28,11 @@ export function serializeValue(value: CkksValue, options: SerializeOptions = {})
   if (!(value instanceof CkksValue) || !CKKS_VALUE_KINDS.has(value.typeName)) {
     throw new CkksSerializationError('value', `expected a CKKS value (Ciphertext, Plaintext or a key), found ${String(value)}`);
   }
+  if (options === null || typeof options !== 'object') {
+    throw new CkksSerializationError('options', `expected an options object such as { allowSecret: true }, found ${options === null ? 'null' : typeof options}`);
+  }
+  const unknown = unknownOption(options, SERIALIZE_OPTIONS);
+  if (unknown !== null) throw new CkksSerializationError('options', unknown);
   if (CKKS_VALUE_KINDS.get(value.typeName)!.secret && options.allowSecret !== true) {
     throw new SecretKeySerializationError('allowSecret', `refusing to write a secret key without { allowSecret: true }`);
   }

@@ -166,4 +166,20 @@ describe('Plaintext', () => {
     using two = ciphertextData(3);
     expectValueError(() => new Plaintext({ parameters, data: two, level: 3, scale: 2 ** 30, domain: 'ntt' }), 'data.shape[0]', /expected 1 \(components\)/);
   });
+
+  it('refuses an option it does not take before taking the tensor, as the Ciphertext constructor does', () => {
+    using data = randomResidues(basisPrimes(parameters, 3, 'Q'), [1, 4, N]);
+    expectValueError(
+      () => new Plaintext({ parameters, data, level: 3, scale: 2 ** 30, domain: 'ntt', keyId } as never),
+      'options',
+      /^Plaintext: options: unknown option "keyId"; expected parameters, data, level, scale, domain$/,
+    );
+    using ct = ciphertextData(3);
+    expectValueError(
+      () => new Ciphertext({ parameters, data: ct, level: 3, scale: 2 ** 30, domain: 'ntt', keyId, component: 2 } as never),
+      'options',
+      /^Ciphertext: options: unknown option "component"; expected parameters, data, level, scale, domain, keyId, components$/,
+    );
+    expect(data.isDisposed || ct.isDisposed).toBe(false);
+  });
 });

@@ -14,6 +14,7 @@ import {
   requireScale,
   type PolynomialDomain,
 } from './layout.js';
+import { type OptionKeys } from '../optionKeys.js';
 
 const TYPE = 'Ciphertext';
 
@@ -37,6 +38,7 @@ export interface CiphertextOptions {
   /** 2, or 3 after a multiplication without relinearization. Default: `data.shape[0]`. */
   readonly components?: number;
 }
+const CIPHERTEXT_OPTIONS: OptionKeys<CiphertextOptions> = { parameters: true, data: true, level: true, scale: true, domain: true, keyId: true, components: true };
 
 function plan(parameters: CkksParameters, options: Readonly<Record<string, unknown>>): CkksValueState {
   return planWith(parameters, options, options.components);
@@ -76,7 +78,7 @@ export class Ciphertext extends CkksValue {
    *   `components`, `data`, `data.dtype`, `data.shape[i]`, `data.stride`.
    */
   constructor(options: CiphertextOptions, borrowed?: typeof BORROWED) {
-    const o = requireOptions(TYPE, options);
+    const o = requireOptions(TYPE, options, CIPHERTEXT_OPTIONS);
     const parameters = requireParameters(TYPE, o.parameters);
     const data = o.data;
     let components = o.components;

@@ -4,11 +4,13 @@ import { BORROWED } from './CkksValue.js';
 import { defineValueKind, type CkksValueKind } from './CkksValueKind.js';
 import { KeySwitchingKey, planKeySwitchingKey, type KeySwitchingKeyOptions } from './KeySwitchingKey.js';
 import { requireData, requireOptions, requireParameters } from './layout.js';
+import { type OptionKeys } from '../optionKeys.js';
 
 const TYPE = 'ConjugationKey';
 
 /** Options of the {@link ConjugationKey} constructor (the Galois element is always 2N − 1). */
 export type ConjugationKeyOptions = KeySwitchingKeyOptions;
+const CONJUGATION_KEY_OPTIONS: OptionKeys<ConjugationKeyOptions> = { parameters: true, data: true, domain: true, keyId: true };
 
 /**
  * The key of complex conjugation of every slot, X → X^(2N−1) (layout: {@link KeySwitchingKey}).
@@ -27,7 +29,7 @@ export class ConjugationKey extends KeySwitchingKey {
    * @throws {CkksValueError} naming the field (`domain`, `keyId`, `data.shape[i]`...).
    */
   constructor(options: ConjugationKeyOptions, borrowed?: typeof BORROWED) {
-    const o = requireOptions(TYPE, options);
+    const o = requireOptions(TYPE, options, CONJUGATION_KEY_OPTIONS);
     const parameters = requireParameters(TYPE, o.parameters);
     const state = planKeySwitchingKey(TYPE, parameters, o, { galoisElement: 2 * parameters.ringDegree - 1 });
     super(ConjugationKey.TYPE_NAME, state, requireData(TYPE, o.data, state.shape, state.dims), borrowed !== BORROWED, o.keyId as string);

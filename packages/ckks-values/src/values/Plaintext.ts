@@ -11,6 +11,7 @@ import {
   requireScale,
   type PolynomialDomain,
 } from './layout.js';
+import { type OptionKeys } from '../optionKeys.js';
 
 const TYPE = 'Plaintext';
 
@@ -27,6 +28,7 @@ export interface PlaintextOptions {
   /** Domain of the residues. */
   readonly domain: PolynomialDomain;
 }
+const PLAINTEXT_OPTIONS: OptionKeys<PlaintextOptions> = { parameters: true, data: true, level: true, scale: true, domain: true };
 
 function plan(parameters: CkksParameters, options: Readonly<Record<string, unknown>>): CkksValueState {
   const level = requireLevel(TYPE, parameters, options.level);
@@ -54,7 +56,7 @@ export class Plaintext extends CkksValue {
    * @throws {CkksValueError} naming the field (`level`, `scale`, `domain`, `data.shape[i]`...).
    */
   constructor(options: PlaintextOptions, borrowed?: typeof BORROWED) {
-    const o = requireOptions(TYPE, options);
+    const o = requireOptions(TYPE, options, PLAINTEXT_OPTIONS);
     const parameters = requireParameters(TYPE, o.parameters);
     const state = plan(parameters, o);
     super(Plaintext.TYPE_NAME, state, requireData(TYPE, o.data, state.shape, state.dims), borrowed !== BORROWED);

@@ -3,6 +3,7 @@ import type { CkksParameters } from '../params/CkksParameters.js';
 import { BORROWED, CkksValue, type CkksValueState } from './CkksValue.js';
 import { defineValueKind, planKey, type CkksValueKind } from './CkksValueKind.js';
 import { requireData, requireOptions, requireParameters, type ModulusBasis, type PolynomialDomain } from './layout.js';
+import { type OptionKeys } from '../optionKeys.js';
 
 const TYPE = 'PublicKey';
 
@@ -24,6 +25,7 @@ export interface PublicKeyOptions {
   /** Level; default `parameters.maxLevel`. */
   readonly level?: number;
 }
+const PUBLIC_KEY_OPTIONS: OptionKeys<PublicKeyOptions> = { parameters: true, data: true, basis: true, domain: true, keyId: true, level: true };
 
 function plan(parameters: CkksParameters, options: Readonly<Record<string, unknown>>): CkksValueState {
   return planKey(TYPE, 2, parameters, options);
@@ -46,7 +48,7 @@ export class PublicKey extends CkksValue {
    * @throws {CkksValueError} naming the field (`level`, `basis`, `domain`, `keyId`, `data.shape[i]`...).
    */
   constructor(options: PublicKeyOptions, borrowed?: typeof BORROWED) {
-    const o = requireOptions(TYPE, options);
+    const o = requireOptions(TYPE, options, PUBLIC_KEY_OPTIONS);
     const parameters = requireParameters(TYPE, o.parameters);
     const state = plan(parameters, o);
     super(PublicKey.TYPE_NAME, state, requireData(TYPE, o.data, state.shape, state.dims), borrowed !== BORROWED);

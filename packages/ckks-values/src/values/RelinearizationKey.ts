@@ -4,11 +4,13 @@ import { BORROWED } from './CkksValue.js';
 import { defineValueKind, type CkksValueKind } from './CkksValueKind.js';
 import { KeySwitchingKey, planKeySwitchingKey, type KeySwitchingKeyOptions } from './KeySwitchingKey.js';
 import { requireData, requireOptions, requireParameters } from './layout.js';
+import { type OptionKeys } from '../optionKeys.js';
 
 const TYPE = 'RelinearizationKey';
 
 /** Options of the {@link RelinearizationKey} constructor. */
 export type RelinearizationKeyOptions = KeySwitchingKeyOptions;
+const RELINEARIZATION_KEY_OPTIONS: OptionKeys<RelinearizationKeyOptions> = { parameters: true, data: true, domain: true, keyId: true };
 
 /**
  * The key that switches s² back to s after a multiplication (layout: {@link KeySwitchingKey}).
@@ -23,7 +25,7 @@ export class RelinearizationKey extends KeySwitchingKey {
    * @throws {CkksValueError} naming the field (`domain`, `keyId`, `data.shape[i]`...).
    */
   constructor(options: RelinearizationKeyOptions, borrowed?: typeof BORROWED) {
-    const o = requireOptions(TYPE, options);
+    const o = requireOptions(TYPE, options, RELINEARIZATION_KEY_OPTIONS);
     const parameters = requireParameters(TYPE, o.parameters);
     const state = planKeySwitchingKey(TYPE, parameters, o);
     super(RelinearizationKey.TYPE_NAME, state, requireData(TYPE, o.data, state.shape, state.dims), borrowed !== BORROWED, o.keyId as string);

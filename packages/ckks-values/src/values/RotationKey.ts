@@ -5,6 +5,7 @@ import { defineValueKind, type CkksValueKind } from './CkksValueKind.js';
 import { CkksValueError } from './errors.js';
 import { KeySwitchingKey, planKeySwitchingKey, type KeySwitchingKeyOptions } from './KeySwitchingKey.js';
 import { describeInput, requireData, requireOptions, requireParameters } from './layout.js';
+import { type OptionKeys } from '../optionKeys.js';
 
 const TYPE = 'RotationKey';
 
@@ -16,6 +17,7 @@ export interface RotationKeyOptions extends KeySwitchingKeyOptions {
    */
   readonly galoisElement: number;
 }
+const ROTATION_KEY_OPTIONS: OptionKeys<RotationKeyOptions> = { parameters: true, data: true, domain: true, keyId: true, galoisElement: true };
 
 /**
  * The left-rotation step k in [1, N/2) with 5^k ≡ g (mod 2N).
@@ -66,7 +68,7 @@ export class RotationKey extends KeySwitchingKey {
    * @throws {CkksValueError} naming the field (`galoisElement`, `domain`, `keyId`, `data.shape[i]`...).
    */
   constructor(options: RotationKeyOptions, borrowed?: typeof BORROWED) {
-    const o = requireOptions(TYPE, options);
+    const o = requireOptions(TYPE, options, ROTATION_KEY_OPTIONS);
     const parameters = requireParameters(TYPE, o.parameters);
     const steps = rotationStepsOf(o.galoisElement, parameters.logN);
     const state = planKeySwitchingKey(TYPE, parameters, o, { galoisElement: o.galoisElement as number });

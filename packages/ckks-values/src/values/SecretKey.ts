@@ -4,6 +4,7 @@ import { BORROWED, CkksValue, type CkksValueState } from './CkksValue.js';
 import { defineValueKind, planKey, type CkksValueKind } from './CkksValueKind.js';
 import { newKeyId } from './keyId.js';
 import { requireData, requireOptions, requireParameters, type ModulusBasis, type PolynomialDomain } from './layout.js';
+import { type OptionKeys } from '../optionKeys.js';
 
 const TYPE = 'SecretKey';
 
@@ -25,6 +26,7 @@ export interface SecretKeyOptions {
   /** The key's identity; default a fresh {@link newKeyId}. Pass it to rebuild a stored key. */
   readonly keyId?: string;
 }
+const SECRET_KEY_OPTIONS: OptionKeys<SecretKeyOptions> = { parameters: true, data: true, basis: true, domain: true, level: true, keyId: true };
 
 function plan(parameters: CkksParameters, options: Readonly<Record<string, unknown>>): CkksValueState {
   return planKey(TYPE, 1, parameters, options);
@@ -49,7 +51,7 @@ export class SecretKey extends CkksValue {
    * @throws {CkksValueError} naming the field (`level`, `basis`, `domain`, `keyId`, `data.shape[i]`...).
    */
   constructor(options: SecretKeyOptions, borrowed?: typeof BORROWED) {
-    const o = requireOptions(TYPE, options);
+    const o = requireOptions(TYPE, options, SECRET_KEY_OPTIONS);
     const parameters = requireParameters(TYPE, o.parameters);
     const keyId = o.keyId === undefined ? newKeyId() : o.keyId;
     const state = plan(parameters, { ...o, keyId });

@@ -121,4 +121,20 @@ describe('key-switching keys', () => {
     expect(conj.exactMetadata().galoisElement).toBe(2 * N - 1);
     expect(conj).not.toBeInstanceOf(RotationKey);
   });
+
+  it('every key constructor refuses an option it does not take, naming it, and leaves the tensor alone', () => {
+    using data = kskData();
+    const cases: [string, () => unknown][] = [
+      ['RelinearizationKey', () => new RelinearizationKey({ parameters, data, domain: 'ntt', keyId, galoisElement: 125 } as never)],
+      ['ConjugationKey', () => new ConjugationKey({ parameters, data, domain: 'ntt', keyId, level: 3 } as never)],
+      ['RotationKey', () => new RotationKey({ parameters, data, domain: 'ntt', keyId, galoisElment: 125 } as never)],
+      ['PublicKey', () => new PublicKey({ parameters, data, basis: 'Q', domain: 'ntt', keyId, scale: 1 } as never)],
+      ['SecretKey', () => new SecretKey({ parameters, data, basis: 'QP', domain: 'ntt', keyID: keyId } as never)],
+    ];
+    for (const [type, make] of cases) {
+      expect(make, type).toThrow(new RegExp(`^${type}: options: unknown option "\\w+"; expected parameters, data, `));
+      expect(fieldOf(make), type).toBe('options');
+    }
+    expect(data.isDisposed).toBe(false);
+  });
 });

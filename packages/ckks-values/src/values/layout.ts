@@ -1,6 +1,7 @@
 import { Tensor } from '@fhelium/cuda-native';
 import { CkksParameters } from '../params/CkksParameters.js';
 import { CkksValueError } from './errors.js';
+import { unknownOption } from '../optionKeys.js';
 
 /** Schema version of every CKKS value type's exact metadata (`schemaVersion` of the values). */
 export const CKKS_VALUE_SCHEMA_VERSION = 1;
@@ -44,11 +45,13 @@ function show(value: unknown): string {
 /** Describes any value for an error message. */
 export const describeInput = show;
 
-/** @throws {CkksValueError} unless `options` is an object. */
-export function requireOptions(valueType: string, options: unknown): Record<string, unknown> {
+/** @throws {CkksValueError} unless `options` is an object holding no key outside `known`. */
+export function requireOptions(valueType: string, options: unknown, known: Readonly<Record<string, true>>): Record<string, unknown> {
   if (options === null || typeof options !== 'object') {
     throw new CkksValueError(valueType, 'options', `expected an options object, got ${show(options)}`);
   }
+  const unknown = unknownOption(options, known);
+  if (unknown !== null) throw new CkksValueError(valueType, 'options', unknown);
   return options as Record<string, unknown>;
 }
 
