@@ -55,6 +55,12 @@ describe('exact value registry', () => {
     expect(() => registerExactValue('registry.D', { rebuild: rebuildSame }, { replace: 'yes' as never })).toThrow(
       new TypeError('registerExactValue("registry.D"): options.replace must be a boolean, found "yes" (string)'),
     );
+    expect(() => registerExactValue('registry.D', { rebuild: rebuildSame }, { overwrite: true } as never)).toThrow(
+      new TypeError('registerExactValue("registry.D"): unknown option "overwrite"; expected replace'),
+    );
+    expect(() => registerExactValue('registry.D', { rebuild: rebuildSame }, null as never)).toThrow(
+      new TypeError('registerExactValue("registry.D"): options must be an object such as { replace: true }, found null'),
+    );
     expect(getExactValueType('registry.D')).toBeUndefined();
   });
 });

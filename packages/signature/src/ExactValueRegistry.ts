@@ -46,8 +46,9 @@ const registry = new Map<string, ExactValueType>();
  * @param typeName - The `typeName` the type's values report; a non-empty string.
  * @param type - The type's rebuild implementation.
  * @param options - See {@link RegisterExactValueOptions}.
- * @throws TypeError if `typeName` is not a non-empty string, `type` has no `rebuild` function, or
- *   `options.replace` is not a boolean.
+ * @throws TypeError if `typeName` is not a non-empty string, `type` has no `rebuild` function,
+ *   `options` is not an object or holds a key other than `replace`, or `options.replace` is not a
+ *   boolean.
  * @throws FHEliumError if a different implementation is already registered under `typeName` and
  *   `options.replace` is not `true`.
  */
@@ -61,6 +62,12 @@ export function registerExactValue<T extends TensorResident>(
   }
   if (typeof type !== 'object' || type === null || typeof type.rebuild !== 'function') {
     throw new TypeError(`registerExactValue(${quote(typeName)}): expected an object with a rebuild(template, tensors) method, found ${describeValue(type)}`);
+  }
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`registerExactValue(${quote(typeName)}): options must be an object such as { replace: true }, found ${describeValue(options)}`);
+  }
+  for (const key in options) {
+    if (key !== 'replace') throw new TypeError(`registerExactValue(${quote(typeName)}): unknown option ${JSON.stringify(key)}; expected replace`);
   }
   const replace = options.replace ?? false;
   if (typeof replace !== 'boolean') {

@@ -80,6 +80,7 @@ describe('canonicalizeMetadata', () => {
   it('rejects a non-object root, cycles and absurd depth, never overflowing the stack', () => {
     expect(() => canonicalizeMetadata([1])).toThrow(new TypeError('metadata: expected a plain object of exact metadata, found an array of length 1'));
     expect(() => canonicalizeMetadata(null, { path: 'meta' })).toThrow('meta: expected a plain object of exact metadata, found null');
+    expect(() => canonicalizeMetadata({}, { root: 'meta' } as never)).toThrow(new TypeError('options: unknown option "root"; expected path'));
     const cyclic: Record<string, unknown> = { a: { b: [] } };
     ((cyclic.a as { b: unknown[] }).b as unknown[]).push(cyclic.a);
     expect(() => canonicalizeMetadata(cyclic)).toThrow(new TypeError('metadata.a.b[0]: cycle: this object is its own ancestor metadata.a'));

@@ -2,7 +2,7 @@ import type { MetadataValue } from './TensorResident.js';
 import { describeValue, formatNumber } from './describe.js';
 import { compareObjectKeys } from './keyOrder.js';
 import { MAX_NESTING_DEPTH } from './limits.js';
-import { PathTracker } from './path.js';
+import { PathTracker, rootLabel } from './path.js';
 import { isPlainObject, readDenseArray, readPlainObjectEntries } from './plainData.js';
 
 /**
@@ -37,10 +37,11 @@ const ALLOWED = 'null, a boolean, a finite number, a bigint, a string, or an arr
  * @throws TypeError naming the key path (`metadata.basis.primes[3]`) of the first offending entry
  *   in canonical order: `undefined`, functions, symbols, `NaN`/`±Infinity`, class instances, Maps,
  *   Dates, typed arrays, holes, accessors, symbol or non-enumerable keys, cycles, or nesting deeper
- *   than `MAX_NESTING_DEPTH`.
+ *   than `MAX_NESTING_DEPTH`; and for `options` that are not an object or hold a key other than
+ *   `path`.
  */
 export function canonicalizeMetadata(metadata: unknown, options: CanonicalizeMetadataOptions = {}): CanonicalMetadata {
-  return canonicalizeMetadataAt(metadata, null, options.path ?? 'metadata');
+  return canonicalizeMetadataAt(metadata, null, rootLabel(options, 'metadata'));
 }
 
 /**

@@ -37,4 +37,9 @@ describe('path notation', () => {
     expect(() => rootLabel({ path: 3 as never }, 'value')).toThrow(new TypeError('options.path: expected a string, found number'));
     expect(() => rootLabel(null as never, 'value')).toThrow("options: expected an object such as { path: 'value' }, found object");
   });
+
+  it('rootLabel refuses any other key, so a misspelt one does not leave the default label unseen', () => {
+    expect(() => rootLabel({ root: 'source' } as never, 'value')).toThrow(new TypeError('options: unknown option "root"; expected path'));
+    expect(() => rootLabel({ path: 'source', label: 'x' } as never, 'value')).toThrow(/unknown option "label"/);
+  });
 });

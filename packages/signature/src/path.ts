@@ -19,12 +19,17 @@ export interface PathOptions {
 /**
  * The root label from `options`, checked.
  *
- * @throws TypeError if `options` is not an object or `options.path` is not a string.
+ * @throws TypeError if `options` is not an object, holds a key other than `path` (a misspelt one
+ *   such as `root` would otherwise leave the default label without a word), or `options.path` is
+ *   not a string.
  */
 export function rootLabel(options: PathOptions | undefined, fallback: string): string {
   if (options === undefined) return fallback;
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`options: expected an object such as { path: 'value' }, found ${typeof options}`);
+  }
+  for (const key in options) {
+    if (key !== 'path') throw new TypeError(`options: unknown option ${JSON.stringify(key)}; expected path`);
   }
   const label: unknown = options.path ?? fallback;
   if (typeof label !== 'string') throw new TypeError(`options.path: expected a string, found ${typeof label}`);
