@@ -195,6 +195,9 @@ describe('matrixVector (CPU, test-n10-l3: 512 slots)', () => {
     const diagonals = encodeMatrixDiagonals(engine, m, { level: 3 });
     const ct2 = engine.encrypt(engine.encode([1], { level: 2 }), keys.publicKey);
     expect(() => matrixVector(ct2, { engine, diagonals, rotationKeys: keys.rotationKeys })).toThrow(CkksLevelMismatchError);
+    expect(() => matrixVector(ct2, { engine, diagonals, rotationKey: keys.rotationKeys } as never)).toThrow(
+      new CkksArgumentError('matrixVector: unknown option "rotationKey"; expected engine, diagonals, rotationKeys'),
+    );
     expect(() => matrixVector(ct2, { engine, diagonals, rotationKeys: keys.rotationKeys })).toThrow(/ct is at level 2 but the diagonals were encoded for level 3/);
     const ct3 = engine.encrypt(engine.encode([1]), keys.publicKey);
     expect(() => matrixVector(ct3, { engine, diagonals, rotationKeys: [keys.rotationKeys.get(1)!] })).toThrow(CkksMissingKeyError);

@@ -241,7 +241,7 @@ interface GiantStep {
 export function matrixVector(ct: Ciphertext, options: MatrixVectorOptions): Ciphertext {
   const op = 'matrixVector';
   if (options === null || typeof options !== 'object') throw new CkksArgumentError(`${op}: expected { engine, diagonals, rotationKeys }`);
-  const { engine, diagonals, rotationKeys } = options;
+  const { engine, diagonals, rotationKeys } = optionsObject(options, op, ['engine', 'diagonals', 'rotationKeys']);
   if (!((engine as unknown) instanceof CkksEngine)) throw new CkksArgumentError(`${op}: engine must be a CkksEngine, got ${describe(engine)}`);
   engine._live(op);
   checkCiphertext(engine, ct, op);
