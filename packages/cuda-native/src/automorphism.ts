@@ -8,8 +8,8 @@
 import { TensorArgumentError } from './errors.js';
 import { formatShape } from './layout.js';
 import { checkContiguousU64, checkU64, galoisElementArg, kernels, limbMap, log2, outputOperand, polyGeometry, sameDevice } from './kernel-checks.js';
-import { Tensor } from './tensor.js';
 import { checkOptionKeys, type OptionKeys } from './option-keys.js';
+import { Tensor } from './tensor.js';
 
 /** Options of the automorphism kernels. */
 export interface AutomorphismOptions {

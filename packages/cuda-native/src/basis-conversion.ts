@@ -34,8 +34,8 @@ import {
   type PolyGeometry,
 } from './kernel-checks.js';
 import { checkNttTablesFor, type NttTables } from './ntt.js';
-import { Tensor } from './tensor.js';
 import { checkOptionKeys, type OptionKeys } from './option-keys.js';
+import { Tensor } from './tensor.js';
 
 /** Options of the table builders. */
 export interface BasisConversionTablesOptions {

@@ -22,10 +22,10 @@ import {
 } from './errors.js';
 import { anySpansOverlap, elementSpan, formatShape, sameShape } from './layout.js';
 import { native, type NativeHandle } from './native.js';
+import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 import type { TensorStorage } from './storage.js';
 import { Stream } from './stream.js';
 import { Tensor } from './tensor.js';
-import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 
 /** Options of {@link copyTensors} and {@link TensorCopyBatch.copyFrom}. */
 export interface CopyTensorsOptions {

@@ -2,8 +2,8 @@
 import { booleanOption } from './boolean-option.js';
 import { nativeCudaStatus, native, type NativeHandle } from './native.js';
 import { CudaUnavailableError, DisposedError, TensorArgumentError } from './errors.js';
-import { Stream } from './stream.js';
 import { checkOptionKeys, type OptionKeys } from './option-keys.js';
+import { Stream } from './stream.js';
 
 /** Options of the {@link Event} constructor. */
 export interface EventOptions {

@@ -4,9 +4,9 @@
  */
 import { CudaGraphStateError, CudaUnavailableError, DisposedError, TensorArgumentError } from './errors.js';
 import { native, nativeCudaStatus, type NativeHandle } from './native.js';
+import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 import { Stream, withStream } from './stream.js';
 import { Tensor } from './tensor.js';
-import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 
 /** Options of {@link CudaGraph.capture}. */
 export interface CaptureOptions {

@@ -12,8 +12,8 @@
 import { ShapeMismatchError, TensorArgumentError } from './errors.js';
 import { formatShape } from './layout.js';
 import { checkContiguousU64, galoisElementArg, kernels, limbMap, log2, outputOperand, polyGeometry, sameDevice } from './kernel-checks.js';
-import { Tensor } from './tensor.js';
 import { checkOptionKeys, type OptionKeys } from './option-keys.js';
+import { Tensor } from './tensor.js';
 
 /** Options of {@link keyswitchInnerProduct}. */
 export interface KeyswitchOptions {

@@ -18,8 +18,8 @@ import {
 } from './errors.js';
 import { formatShape, sameShape } from './layout.js';
 import { native } from './native.js';
-import { Tensor } from './tensor.js';
 import { checkOptionKeys, type OptionKeys } from './option-keys.js';
+import { Tensor } from './tensor.js';
 
 /** Options of the modular arithmetic kernels. */
 export interface ModArithOptions {

@@ -19,8 +19,8 @@
 import { ShapeMismatchError, TensorArgumentError } from './errors.js';
 import { checkContiguousU64, galoisElementArg, kernels, KERNEL_MAX_LOG_N, KERNEL_MIN_LOG_N, overlaps, sameDevice } from './kernel-checks.js';
 import { formatShape, sameShape } from './layout.js';
-import { Tensor } from './tensor.js';
 import { checkOptionKeys, type OptionKeys } from './option-keys.js';
+import { Tensor } from './tensor.js';
 
 /**
  * Operand pairs one kernel launch takes (csrc/common/mul_accumulate.h); {@link mulAccumulateMod}

@@ -21,8 +21,8 @@ import {
   primeArray,
   type BuiltTables,
 } from './kernel-checks.js';
-import { Tensor } from './tensor.js';
 import { checkOptionKeys, type OptionKeys } from './option-keys.js';
+import { Tensor } from './tensor.js';
 
 /** Options of {@link NttTables.build}. */
 export interface NttTablesOptions {

@@ -12,8 +12,8 @@ import { ShapeMismatchError, TensorArgumentError } from './errors.js';
 import { formatShape } from './layout.js';
 import { checkU64, kernels, KernelTables, limbMap, log2, outputOperand, polyGeometry, primeArray, sameDevice, withScratch, type BuiltTables } from './kernel-checks.js';
 import { checkNttTablesFor, type NttTables } from './ntt.js';
-import { Tensor } from './tensor.js';
 import { checkOptionKeys, type OptionKeys } from './option-keys.js';
+import { Tensor } from './tensor.js';
 
 /** Options of {@link RescaleTables.build}. */
 export interface RescaleTablesOptions {

@@ -6,8 +6,8 @@ import { ShapeMismatchError } from './errors.js';
 import { checkContiguousU64, kernels, limbMap, polyGeometry, sameDevice } from './kernel-checks.js';
 import { checkNttTablesFor, type NttOptions, type NttTables } from './ntt.js';
 import { formatShape } from './layout.js';
-import { Tensor } from './tensor.js';
 import { checkOptionKeys, type OptionKeys } from './option-keys.js';
+import { Tensor } from './tensor.js';
 
 /** Options of {@link tensorProductInverseNtt}: the limb map of the NTT (`limbToPrime`). */
 export type TensorProductInverseNttOptions = Pick<NttOptions, 'limbToPrime'>;

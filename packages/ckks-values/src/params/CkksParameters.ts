@@ -1,3 +1,4 @@
+import { unknownOption, type OptionKeys } from '../optionKeys.js';
 import {
   contextIdOf,
   PARAMETERS_DESCRIPTION_SCHEMA_VERSION,
@@ -7,7 +8,6 @@ import { CkksParameterError, InsecureParametersError } from './errors.js';
 import { isPrime, MAX_PRIME_BITS } from './primes.js';
 import { presetParameterOptions, presetSpec } from './presets.js';
 import { MAX_LOG_N, maxLogQpFor128BitSecurity, MIN_LOG_N } from './security.js';
-import { unknownOption, type OptionKeys } from '../optionKeys.js';
 
 /** Everything needed to build a {@link CkksParameters}. */
 export interface CkksParametersOptions {

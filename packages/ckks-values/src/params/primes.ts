@@ -1,5 +1,5 @@
-import { CkksParameterError } from './errors.js';
 import { unknownOption, type OptionKeys } from '../optionKeys.js';
+import { CkksParameterError } from './errors.js';
 
 /** Smallest prime size `generatePrimes` produces, in bits. */
 export const MIN_PRIME_BITS = 20;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Device, Tensor, type DeviceLike } from '@fhelium/cuda-native';
 import { metadataEquals, metadataFromJSON, type CanonicalMetadata, type MetadataValue } from '@fhelium/signature';
+import { unknownOption, type OptionKeys } from '../optionKeys.js';
 import { CkksParameters } from '../params/CkksParameters.js';
 import { contextIdOf } from '../params/contextId.js';
 import type { CkksValue, CkksValueState } from '../values/CkksValue.js';
@@ -11,7 +12,6 @@ import { uint64FromLittleEndian } from './byteOrder.js';
 import { CkksSerializationError, SecretKeySerializationError } from './errors.js';
 import { checkManifestHash, MANIFEST_METADATA_KEY, MANIFEST_SHA256_METADATA_KEY, parseManifest, type ValueManifest } from './manifest.js';
 import { decodeSafetensors, type SafetensorsEntry, type SafetensorsFile } from './safetensors.js';
-import { unknownOption, type OptionKeys } from '../optionKeys.js';
 
 /** A value class, abstract ones included (their constructors may be protected). */
 export interface CkksValueClass<T extends CkksValue> {

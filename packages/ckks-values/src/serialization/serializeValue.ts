@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
+import { unknownOption, type OptionKeys } from '../optionKeys.js';
 import { CkksValue } from '../values/CkksValue.js';
 import { CKKS_VALUE_KINDS } from '../values/valueKinds.js';
 import { uint64ToLittleEndian } from './byteOrder.js';
 import { CkksSerializationError, SecretKeySerializationError } from './errors.js';
 import { buildManifest, MANIFEST_METADATA_KEY, MANIFEST_SHA256_METADATA_KEY, manifestSha256 } from './manifest.js';
 import { encodeSafetensors } from './safetensors.js';
-import { unknownOption, type OptionKeys } from '../optionKeys.js';
 
 /** Options of {@link serializeValue} and `saveValue`. */
 export interface SerializeOptions {

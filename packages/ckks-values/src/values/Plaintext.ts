@@ -1,4 +1,5 @@
 import type { Tensor } from '@fhelium/cuda-native';
+import { type OptionKeys } from '../optionKeys.js';
 import type { CkksParameters } from '../params/CkksParameters.js';
 import { BORROWED, buildState, CkksValue, formatScale, type CkksValueState } from './CkksValue.js';
 import { defineValueKind, type CkksValueKind } from './CkksValueKind.js';
@@ -11,7 +12,6 @@ import {
   requireScale,
   type PolynomialDomain,
 } from './layout.js';
-import { type OptionKeys } from '../optionKeys.js';
 
 const TYPE = 'Plaintext';
 

@@ -1,10 +1,10 @@
 import type { Tensor } from '@fhelium/cuda-native';
+import { type OptionKeys } from '../optionKeys.js';
 import type { CkksParameters } from '../params/CkksParameters.js';
 import { BORROWED } from './CkksValue.js';
 import { defineValueKind, type CkksValueKind } from './CkksValueKind.js';
 import { KeySwitchingKey, planKeySwitchingKey, type KeySwitchingKeyOptions } from './KeySwitchingKey.js';
 import { requireData, requireOptions, requireParameters } from './layout.js';
-import { type OptionKeys } from '../optionKeys.js';
 
 const TYPE = 'RelinearizationKey';
 

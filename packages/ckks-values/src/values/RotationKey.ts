@@ -1,11 +1,11 @@
 import type { Tensor } from '@fhelium/cuda-native';
+import { type OptionKeys } from '../optionKeys.js';
 import type { CkksParameters } from '../params/CkksParameters.js';
 import { BORROWED, type CkksValueState } from './CkksValue.js';
 import { defineValueKind, type CkksValueKind } from './CkksValueKind.js';
 import { CkksValueError } from './errors.js';
 import { KeySwitchingKey, planKeySwitchingKey, type KeySwitchingKeyOptions } from './KeySwitchingKey.js';
 import { describeInput, requireData, requireOptions, requireParameters } from './layout.js';
-import { type OptionKeys } from '../optionKeys.js';
 
 const TYPE = 'RotationKey';
 

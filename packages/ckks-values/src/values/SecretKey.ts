@@ -1,10 +1,10 @@
 import type { Tensor } from '@fhelium/cuda-native';
+import { type OptionKeys } from '../optionKeys.js';
 import type { CkksParameters } from '../params/CkksParameters.js';
 import { BORROWED, CkksValue, type CkksValueState } from './CkksValue.js';
 import { defineValueKind, planKey, type CkksValueKind } from './CkksValueKind.js';
 import { newKeyId } from './keyId.js';
 import { requireData, requireOptions, requireParameters, type ModulusBasis, type PolynomialDomain } from './layout.js';
-import { type OptionKeys } from '../optionKeys.js';
 
 const TYPE = 'SecretKey';
 

@@ -1,7 +1,7 @@
 import { Tensor } from '@fhelium/cuda-native';
+import { unknownOption } from '../optionKeys.js';
 import { CkksParameters } from '../params/CkksParameters.js';
 import { CkksValueError } from './errors.js';
-import { unknownOption } from '../optionKeys.js';
 
 /** Schema version of every CKKS value type's exact metadata (`schemaVersion` of the values). */
 export const CKKS_VALUE_SCHEMA_VERSION = 1;
