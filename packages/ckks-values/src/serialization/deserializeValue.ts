@@ -66,8 +66,16 @@ function checkContext(manifest: ValueManifest, parameters: CkksParameters): void
   }
 }
 
-/** The options besides `parameters`, before the file is read. */
-function checkReadOptions(options: DeserializeOptions<CkksValue>): void {
+/**
+ * The options of {@link deserializeValue} and `loadValue`, before the file is read (`loadValue`
+ * checks them before it opens the file).
+ * @throws {CkksSerializationError} naming `parameters`, `options` (an unknown key), `type`,
+ *   `allowSecret` or `device`.
+ */
+export function checkDeserializeOptions(options: DeserializeOptions<CkksValue>): void {
+  if (options === null || typeof options !== 'object' || !(options.parameters instanceof CkksParameters)) {
+    throw new CkksSerializationError('parameters', 'expected options { parameters: CkksParameters, device?, allowSecret?, type? }: the parameters the value must belong to');
+  }
   const unknown = unknownOption(options, DESERIALIZE_OPTIONS);
   if (unknown !== null) throw new CkksSerializationError('options', unknown);
   const { type, device, allowSecret } = options;
@@ -211,11 +219,8 @@ function checkResidues(words: BigUint64Array, state: CkksValueState, payloadOffs
  *   malformed options included (`type`, `device`, `allowSecret`), which are checked first.
  */
 export function deserializeValue<T extends CkksValue = CkksValue>(bytes: Uint8Array, options: DeserializeOptions<T>): T {
-  if (options === null || typeof options !== 'object' || !(options.parameters instanceof CkksParameters)) {
-    throw new CkksSerializationError('parameters', 'expected options { parameters: CkksParameters, device?, allowSecret?, type? }: the parameters the value must belong to');
-  }
+  checkDeserializeOptions(options);
   const { parameters } = options;
-  checkReadOptions(options);
   const file = decodeSafetensors(bytes);
   const manifestText = file.metadata[MANIFEST_METADATA_KEY];
   const manifestHash = file.metadata[MANIFEST_SHA256_METADATA_KEY];

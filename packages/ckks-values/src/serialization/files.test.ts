@@ -55,6 +55,15 @@ describe('saveValue / loadValue', () => {
     expect(sk.keyId).toBe((values.secretKey as SecretKey).keyId);
   });
 
+  it('checks the options before it opens the file', async () => {
+    const missing = join(dir, 'never-written.safetensors');
+    await expect(loadValue(missing, { parameters, expect: Ciphertext } as never)).rejects.toThrow(
+      new CkksSerializationError('options', 'unknown option "expect"; expected parameters, device, allowSecret, type'),
+    );
+    await expect(loadValue(missing, {} as never)).rejects.toThrow(/^parameters: expected options/);
+    await expect(loadValue(missing, { parameters })).rejects.toThrow(/ENOENT|no such file/);
+  });
+
   it('removes its temporary file when the final rename fails', async () => {
     const sub = join(dir, 'failing');
     await mkdir(sub);

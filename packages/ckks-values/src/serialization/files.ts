@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { CkksValue } from '../values/CkksValue.js';
-import { deserializeValue, type DeserializeOptions } from './deserializeValue.js';
+import { checkDeserializeOptions, deserializeValue, type DeserializeOptions } from './deserializeValue.js';
 import { CkksSerializationError } from './errors.js';
 import { serializeValue, type SerializeOptions } from './serializeValue.js';
 
@@ -55,11 +55,14 @@ export async function saveValue(path: string, value: CkksValue, options: Seriali
 }
 
 /**
- * Reads a value file written by {@link saveValue}, with every check of `deserializeValue`.
+ * Reads a value file written by {@link saveValue}, with every check of `deserializeValue`. The
+ * options are checked before the file is opened, so a bad one costs no read of a large key file.
  *
- * @throws {CkksSerializationError} naming `path` when the file cannot be read, else as `deserializeValue`.
+ * @throws {CkksSerializationError} for bad options as `deserializeValue`; naming `path` when the
+ *   file cannot be read; else as `deserializeValue`.
  */
 export async function loadValue<T extends CkksValue = CkksValue>(path: string, options: DeserializeOptions<T>): Promise<T> {
+  checkDeserializeOptions(options);
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
