@@ -17,6 +17,7 @@
 import {
   addMod,
   automorphismNtt,
+  CudaUnavailableError,
   mulMod,
   negMod,
   nttForward,
@@ -195,7 +196,14 @@ export class CkksEngine {
     this.#random = random;
     this.seeded = random.deterministic;
     // Canonical device string: what tensors report ('cpu', 'cuda:0').
-    const probe = Tensor.empty([1], { dtype: 'uint64', device });
+    let probe: Tensor;
+    try {
+      probe = Tensor.empty([1], { dtype: 'uint64', device });
+    } catch (error) {
+      // The same error, named for the call the user made rather than the allocation that found it.
+      if (error instanceof CudaUnavailableError) throw new CudaUnavailableError(`CkksEngine.create: device '${device}' cannot be used: ${error.message}`, { cause: error });
+      throw error;
+    }
     this.device = probe.device;
     probe.dispose();
     this._tables = new EngineTables(parameters, this.device);
@@ -204,8 +212,10 @@ export class CkksEngine {
   /**
    * Builds the engine: validates the options, builds and uploads every table.
    * @throws {CkksArgumentError} for bad options (both or neither of preset/parameters, a bad seed).
-   * @throws `UnknownPresetError` / `InsecureParametersError` from `@fhelium/ckks-values`, and the
-   *   device errors of `@fhelium/cuda-native` (e.g. CUDA unavailable).
+   * @throws `UnknownPresetError` / `InsecureParametersError` from `@fhelium/ckks-values`.
+   * @throws `CudaUnavailableError` (from `@fhelium/cuda-native`) naming `CkksEngine.create` and the
+   *   device when it cannot be used (no CUDA, no such device, a GPU this build has no code for);
+   *   the allocator's own error is its `cause`.
    */
   static create(options: CkksEngineOptions): CkksEngine {
     if (options === null || typeof options !== 'object') throw new CkksArgumentError(`CkksEngine.create: expected an options object, got ${describe(options)}`);

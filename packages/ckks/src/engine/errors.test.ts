@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { Ciphertext, CkksParameters, generatePrimes, Plaintext, SecretKey } from '@fhelium/ckks-values';
-import { memoryAllocated, sampleUniformMod, Tensor } from '@fhelium/cuda-native';
+import { CudaUnavailableError, memoryAllocated, sampleUniformMod, Tensor } from '@fhelium/cuda-native';
 
 import { CkksEngine } from './CkksEngine.js';
 import {
@@ -198,6 +198,16 @@ describe('engine errors', () => {
     expect(() => tileVector([1], 4, 6)).toThrow(/tileVector: slots must be a power of two/);
     expect(() => engine.rotateMany(a, [1, 1.5], keys.rotationKeys)).toThrow(new CkksArgumentError('rotateMany: steps[1] must be a safe integer, got number 1.5'));
     expect(() => CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, device: 'gpu' })).toThrow(/CkksEngine.create: device must be 'cpu', 'cuda' or 'cuda:N', got "gpu"/);
+    // No machine here or on the GPU machine has 65 CUDA devices: refused by cuda-native, named for create.
+    let refused: unknown;
+    try {
+      CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, device: 'cuda:64' });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(CudaUnavailableError);
+    expect((refused as Error).message).toMatch(/^CkksEngine\.create: device 'cuda:64' cannot be used: Tensor\.empty: CUDA device 'cuda:64' requested, but /);
+    expect((refused as Error).cause).toBeInstanceOf(CudaUnavailableError);
     expect(() => CkksEngine.create({ preset: 'test-n10-l3', allowInsecure: true, device: null as never })).toThrow(/device must be 'cpu', 'cuda' or 'cuda:N', got null/);
     // A value whose tensor was disposed directly is named, not reported by a kernel.
     const orphan = engine.encrypt(pt, keys.publicKey);
