@@ -15,6 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { cuda } from './cuda.js';
 import { cpuThreads, nativeInfo, type NativeInfo } from './diagnostics.js';
 import { Event } from './event.js';
+import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 import type { Stream } from './stream.js';
 import { Tensor } from './tensor.js';
 
@@ -202,6 +203,7 @@ export interface BurstFiguresOptions {
   /** Repetition scaling; default {@link benchScaling} of the environment. */
   readonly scaling?: BenchScaling;
 }
+const BURST_FIGURES_OPTIONS: OptionKeys<BurstFiguresOptions> = { settle: true, saturatedCalls: true, gpu: true, scaling: true };
 
 /** What {@link burstFigures} measured, in µs per call. */
 export interface BurstFigures {
@@ -233,6 +235,7 @@ export interface BurstFigures {
  * @throws whatever `call` throws; CudaUnavailableError for a GPU figure without CUDA.
  */
 export function burstFigures(call: () => void, options: BurstFiguresOptions): BurstFigures {
+  checkOptionKeys(options, BURST_FIGURES_OPTIONS, 'burstFigures');
   const { settle, saturatedCalls, gpu } = options;
   const { reps } = options.scaling ?? benchScaling();
   const perCall = (calls: number, repetitions: number): number[] =>

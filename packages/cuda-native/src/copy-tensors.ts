@@ -119,7 +119,7 @@ export class TensorCopyBatch {
    * @throws {CudaGraphCaptureViolationError} for a pageable or blocking pinned copy during capture.
    */
   copyFrom(sources: readonly Tensor[], options?: CopyTensorsOptions): void {
-    runPlan(this.#plan, sources, options, 'TensorCopyBatch.copyFrom');
+    runPlan(this.#plan, sources, parseOptions(options, 'TensorCopyBatch.copyFrom'), 'TensorCopyBatch.copyFrom');
   }
 }
 
@@ -143,7 +143,9 @@ export class TensorCopyBatch {
  *   `destinations` is not an array of Tensors.
  */
 export function copyTensors(destinations: readonly Tensor[], sources: readonly Tensor[], options?: CopyTensorsOptions): void {
-  runPlan(preparePlan(destinations, 'copyTensors'), sources, options, 'copyTensors');
+  // The options first: preparing the plan already makes a native call.
+  const parsed = parseOptions(options, 'copyTensors');
+  runPlan(preparePlan(destinations, 'copyTensors'), sources, parsed, 'copyTensors');
 }
 
 function preparePlan(destinations: readonly Tensor[], where: string): Plan {
@@ -181,10 +183,8 @@ function preparePlan(destinations: readonly Tensor[], where: string): Plan {
   };
 }
 
-function runPlan(plan: Plan, sources: readonly Tensor[], options: CopyTensorsOptions | undefined, where: string): void {
-  let stream: Stream | undefined;
-  let nonBlocking = false;
-  if (options !== undefined) ({ stream, nonBlocking } = checkOptions(options, where));
+function runPlan(plan: Plan, sources: readonly Tensor[], options: ParsedOptions, where: string): void {
+  const { stream, nonBlocking } = options;
   const { destinations, words, descriptors, contiguous, storages, slow } = plan;
   const count = destinations.length;
   if (!Array.isArray(sources) || sources.length !== count) {
@@ -253,7 +253,14 @@ function copyPair(dst: Tensor, src: Tensor, nonBlocking: boolean, stream: Stream
   }
 }
 
-function checkOptions(options: CopyTensorsOptions, where: string): { stream: Stream | undefined; nonBlocking: boolean } {
+interface ParsedOptions {
+  readonly stream: Stream | undefined;
+  readonly nonBlocking: boolean;
+}
+const NO_OPTIONS: ParsedOptions = { stream: undefined, nonBlocking: false };
+
+function parseOptions(options: CopyTensorsOptions | undefined, where: string): ParsedOptions {
+  if (options === undefined) return NO_OPTIONS;
   if (typeof options !== 'object' || options === null) throw new TensorArgumentError(`${where}: options: expected an object such as { stream, nonBlocking }, got ${String(options)}`);
   checkOptionKeys(options, COPY_TENSORS_OPTIONS, where);
   const { stream, nonBlocking = false } = options;

@@ -42,6 +42,7 @@ export interface AdditiveModOptions extends ModArithOptions {
   zeroExtend?: boolean;
 }
 const MOD_ARITH_OPTIONS: OptionKeys<ModArithOptions> = { out: true };
+const MODULUS_TABLE_OPTIONS: OptionKeys<{ device?: DeviceLike }> = { device: true };
 const ADDITIVE_OPTIONS: OptionKeys<AdditiveModOptions> = { out: true, zeroExtend: true };
 
 interface Geometry {
@@ -422,6 +423,7 @@ const MAX_MODULUS = 1n << 62n;
  *   (primality is the caller's responsibility).
  */
 export function modulusTable(primes: readonly (bigint | number)[], options: { device?: DeviceLike } = {}): Tensor {
+  checkOptionKeys(options, MODULUS_TABLE_OPTIONS, 'modulusTable');
   if (!Array.isArray(primes) || primes.length === 0) {
     throw new TensorArgumentError(`modulusTable: expected a non-empty array of moduli, got ${String(primes)}`);
   }

@@ -14,9 +14,10 @@ import {
 import { copyTensors, TensorCopyBatch } from './copy-tensors.js';
 import { TensorArgumentError } from './errors.js';
 import { keyswitchInnerProduct } from './keyswitch.js';
-import { addMod, mulMod, mulModShoup, negMod, polyEvalMod, subMod, tensorProductMod } from './modarith.js';
+import { addMod, modulusTable, mulMod, mulModShoup, negMod, polyEvalMod, subMod, tensorProductMod } from './modarith.js';
 import { modDownRescaleNtt } from './mod-down-rescale.js';
 import { mulAccumulateMod } from './mul-accumulate.js';
+import { burstFigures } from './bench.js';
 import { NttTables, nttForward, nttInverse } from './ntt.js';
 import { checkOptionKeys } from './option-keys.js';
 import { RescaleTables, rescaleFinish, rescaleNtt, rescalePrepare } from './rescale.js';
@@ -61,7 +62,7 @@ describe('unknown options across the package', () => {
     ['Tensor.fromArray', () => Tensor.fromArray(new Float32Array(1), bad)],
     ['Tensor.copy_', () => Tensor.empty([1]).copy_(x, { non_blocking: true } as never)],
     ['Tensor.to', () => Tensor.empty([1]).to('cpu', { non_blocking: true } as never)],
-    ['copyTensors', () => copyTensors([], [], bad)],
+    ['copyTensors', () => copyTensors(x, x, bad)],
     ['TensorCopyBatch.copyFrom', () => new TensorCopyBatch([]).copyFrom([], bad)],
     ['addMod', () => addMod(x, x, x, bad)],
     ['subMod', () => subMod(x, x, x, bad)],
@@ -70,6 +71,7 @@ describe('unknown options across the package', () => {
     ['polyEvalMod', () => polyEvalMod(x, x, x, bad)],
     ['tensorProductMod', () => tensorProductMod(x, x, x, bad)],
     ['mulModShoup', () => mulModShoup(x, x, x, x, bad)],
+    ['modulusTable', () => modulusTable([97], { devise: 'cuda' } as never)],
     ['NttTables.build', () => NttTables.build(10, [], bad)],
     ['nttForward', () => nttForward(x, x, bad)],
     ['nttInverse', () => nttInverse(x, x, { skipDigitLimbs: undefined } as never)],
@@ -92,6 +94,7 @@ describe('unknown options across the package', () => {
     ['tensorProductInverseNtt', () => tensorProductInverseNtt(x, x, x, { out: x } as never)],
     ['keyswitchInnerProduct', () => keyswitchInnerProduct(x, x, x, bad)],
     ['mulAccumulateMod', () => mulAccumulateMod([], [], x, bad)],
+    ['burstFigures', () => burstFigures(() => undefined, { settle: () => undefined, saturatedCalls: 1, gpu: null, scalling: {} } as never)],
   ];
 
   it.each(cases)('%s', (where, call) => {

@@ -138,6 +138,11 @@ describe('sampling argument checks', () => {
     expect(() => sampleUniformMod(out, moduli, { key: new Uint8Array(16) })).toThrow(/sampleUniformMod: key.key must be a Uint8Array of 32 bytes, got 16 bytes/);
     expect(() => sampleUniformMod(out, moduli, { key: testKey(1), stream: 2 ** 32 })).toThrow(/key.stream must be an integer in \[0, 2\^32\)/);
     expect(() => sampleUniformMod(out, moduli, null as never)).toThrow(TensorArgumentError);
+    // A misspelt stream would leave every call on stream 0, repeating the key's samples.
+    expect(() => sampleUniformMod(out, moduli, { key: testKey(1), steam: 3 } as never)).toThrow(
+      new TensorArgumentError('sampleUniformMod: unknown option "steam"; expected key, stream'),
+    );
+    expect(() => sampleSmallMod(out, moduli, [TERNARY, TERNARY], { key: testKey(1), streamId: 3 } as never)).toThrow(/^sampleSmallMod: unknown option "streamId"/);
     expect(() => sampleSmallMod(out, moduli, [TERNARY], key)).toThrow(/sampleSmallMod: expected one SmallDistribution per polynomial of out \[2, 2, 1024\] \(2, at most 8\), got 1/);
     expect(() => sampleSmallMod(out, moduli, [TERNARY, {} as SmallDistribution], key)).toThrow(/distributions\[1\] must be a SmallDistribution/);
     const nine = Tensor.empty([SAMPLING_MAX_POLYS + 1, 2, n], { dtype: 'uint64' });

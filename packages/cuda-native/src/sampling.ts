@@ -19,6 +19,7 @@
 import { TensorArgumentError, ShapeMismatchError } from './errors.js';
 import { formatShape } from './layout.js';
 import { checkContiguousU64, checkU64, kernels, log2, overlaps, polyGeometry, sameDevice, type PolyGeometry } from './kernel-checks.js';
+import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 import { Tensor } from './tensor.js';
 
 /** Bytes of a sampling key (a ChaCha20 key). */
@@ -40,6 +41,7 @@ export interface SamplingKey {
   /** Stream number in [0, 2^32) that separates independent keystreams of one key (default 0). */
   readonly stream?: number;
 }
+const SAMPLING_KEY_KEYS: OptionKeys<SamplingKey> = { key: true, stream: true };
 
 /**
  * A distribution over the integers minimum..minimum + k given by k cumulative 64-bit thresholds
@@ -108,6 +110,8 @@ function keyWords(key: SamplingKey, op: string): { words: Uint32Array; stream: n
   if (typeof key !== 'object' || key === null || !(key.key instanceof Uint8Array) || key.key.length !== SAMPLING_KEY_BYTES) {
     throw new TensorArgumentError(`${op}: key.key must be a Uint8Array of ${SAMPLING_KEY_BYTES} bytes, got ${describeKey(key)}`);
   }
+  // A misspelt `stream` would leave every call on stream 0: the same key would then repeat its samples.
+  checkOptionKeys(key, SAMPLING_KEY_KEYS, op);
   const stream = key.stream ?? 0;
   if (!Number.isInteger(stream) || stream < 0 || stream > 0xffffffff) {
     throw new TensorArgumentError(`${op}: key.stream must be an integer in [0, 2^32), got ${String(stream)}`);

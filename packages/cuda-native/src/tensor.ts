@@ -145,7 +145,8 @@ export class Tensor {
 
   /**
    * An uninitialized tensor.
-   * @throws {TensorArgumentError} for a bad shape, dtype or device, or pinMemory with a CUDA device.
+   * @throws {TensorArgumentError} for a bad shape, dtype or device, pinMemory with a CUDA device, or
+   *   an option key other than dtype, device and pinMemory.
    * @throws {CudaUnavailableError} for a CUDA device or pinned memory without CUDA.
    * @throws {CudaOutOfMemoryError} when device or pinned memory runs out.
    * @throws {HostOutOfMemoryError} when pageable host memory runs out.
@@ -164,7 +165,8 @@ export class Tensor {
   /**
    * A tensor holding a copy of `array` (dtype from the array type: BigUint64Array → uint64, ...).
    * On a CUDA device the host waits until the data has been handed to the GPU.
-   * @throws {TensorArgumentError} for an unsupported array type or a shape not matching its length.
+   * @throws {TensorArgumentError} for an unsupported array type, a shape not matching its length, or
+   *   an option key other than shape, device and pinMemory.
    */
   static fromArray(array: TensorTypedArray, options: FromArrayOptions = {}): Tensor {
     const where = 'Tensor.fromArray';
@@ -306,6 +308,8 @@ export class Tensor {
    * @throws {DeviceMismatchError} for a stream of another device than the copy's CUDA side.
    * @throws {TensorDisposedError} when either tensor was disposed.
    * @throws {CudaGraphCaptureViolationError} for a blocking or pageable copy during capture.
+   * @throws {TensorArgumentError} for a source that is not a Tensor, a bad `nonBlocking` or
+   *   `stream`, or an option key other than those two.
    */
   copy_(src: Tensor, options: CopyOptions = {}): this {
     const where = 'Tensor.copy_';
@@ -369,6 +373,8 @@ export class Tensor {
   /**
    * This tensor on `device`: a new view sharing storage when already there, else a contiguous copy.
    * With `nonBlocking`, a CUDA-to-CPU copy lands in pinned memory and the host does not wait.
+   * @throws {TensorArgumentError} for a bad device or `nonBlocking`, or an option key other than
+   *   `nonBlocking` (`non_blocking` included).
    */
   to(device: DeviceLike, options: ToOptions = {}): Tensor {
     const where = 'Tensor.to';
