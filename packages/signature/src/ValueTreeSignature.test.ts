@@ -547,6 +547,7 @@ describe('ValueTreeSignature constructor', () => {
     const cases: [() => unknown, string][] = [
       [() => new ValueTreeSignature('list' as never), 'ValueTreeSignature: kind must be one of tensor, value, array, record, map, found "list" (string)'],
       [() => new ValueTreeSignature('array', null as never), 'ValueTreeSignature: parts must be an object, found null'],
+      [() => new ValueTreeSignature('array', { child: [tensor] } as never), 'ValueTreeSignature(array): unknown part "child"; expected leaf, children, keys'],
       [() => new ValueTreeSignature('tensor'), 'ValueTreeSignature(tensor): leaf must be a TensorSignature, found null'],
       [() => new ValueTreeSignature('value', { leaf: tensor.leaf }), 'ValueTreeSignature(value): leaf must be a ValueSignature, found a TensorSignature instance'],
       [() => new ValueTreeSignature('value', { leaf: value, children: [tensor] }), 'ValueTreeSignature(value): a leaf node has no children or keys'],

@@ -85,6 +85,12 @@ export class ValueTreeSignature {
   constructor(kind: TreeKind, parts: ValueTreeSignatureParts = {}) {
     if (!TREE_KINDS.includes(kind)) throw new TypeError(`ValueTreeSignature: kind must be one of ${TREE_KINDS.join(', ')}, found ${describeValue(kind)}`);
     if (typeof parts !== 'object' || parts === null) throw new TypeError(`ValueTreeSignature: parts must be an object, found ${describeValue(parts)}`);
+    for (const key in parts) {
+      // A misspelt part (`child`) would otherwise build an empty container without a word.
+      if (key !== 'leaf' && key !== 'children' && key !== 'keys') {
+        throw new TypeError(`ValueTreeSignature(${kind}): unknown part ${JSON.stringify(key)}; expected leaf, children, keys`);
+      }
+    }
     const leaf = parts.leaf ?? null;
     const children = parts.children ?? [];
     const keys = parts.keys ?? [];
@@ -168,7 +174,7 @@ export class ValueTreeSignature {
    *   `<path>: <field>: expected <expected>, found <found>`. When reading a node throws (a getter,
    *   `exactMetadata()` or `tensorEntries()`, a revoked Proxy), the field is `node read` and the
    *   thrown error is the `cause`.
-   * @throws TypeError if `options.path` is not a string.
+   * @throws TypeError if `options.path` is not a string or `options` holds another key.
    */
   validate(value: unknown, options?: PathOptions): void {
     validateTree(this, value, rootLabel(options, 'value'));
@@ -187,7 +193,7 @@ export class ValueTreeSignature {
    * @param options - `path`: label of the root in messages (default `value`).
    * @returns A new array of the tensor leaves (`TensorLike`s).
    * @throws ExecutionInputError as {@link ValueTreeSignature.validate}.
-   * @throws TypeError if `options.path` is not a string.
+   * @throws TypeError if `options.path` is not a string or `options` holds another key.
    */
   validateLeaves(value: unknown, options?: PathOptions): TensorLike[] {
     const leaves: TensorLike[] = [];
