@@ -159,7 +159,7 @@ export class CkksParameters {
    * @throws {CkksParameterError} naming the field (`logN`, `qPrimes[i]`, `pPrimes[i]`, `dnum`,
    *   `defaultScale`, `allowInsecure`) when a value is out of range, a prime is composite, not
    *   ≡ 1 (mod 2N), not below 2^61 or repeated, a digit would be empty, or P is smaller than the
-   *   largest digit.
+   *   largest digit; `options` for an options value that is not an object or holds another key.
    * @throws {InsecureParametersError} when log2(Q·P) exceeds the 128-bit bound and
    *   `allowInsecure` is not true.
    */
@@ -278,6 +278,8 @@ export class CkksParameters {
    *
    * @throws {UnknownPresetError} for a name that is not a preset; the message lists the valid ones.
    * @throws {InsecureParametersError} for a test preset without `allowInsecure: true`.
+   * @throws {CkksParameterError} (field `options`) for options that are not an object or hold a key
+   *   other than `allowInsecure`.
    */
   static fromPreset(name: string, options: CkksParametersLoadOptions = {}): CkksParameters {
     checkLoadOptions(options);
@@ -302,7 +304,8 @@ export class CkksParameters {
    *
    * @throws {CkksParameterError} when the description is malformed (wrong scheme, schema version,
    *   ring or secret distribution, primes that are not decimal strings) or describes invalid
-   *   parameters; {@link InsecureParametersError} as for the constructor.
+   *   parameters, or (field `options`) for options that are not an object or hold a key other than
+   *   `allowInsecure`; {@link InsecureParametersError} as for the constructor.
    */
   static fromJSON(description: CkksParametersDescription, options: CkksParametersLoadOptions = {}): CkksParameters {
     if (description === null || typeof description !== 'object') {

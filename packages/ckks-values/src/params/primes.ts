@@ -125,7 +125,8 @@ function requireInteger(field: string, value: unknown, min: number, max: number)
  *
  * @throws {CkksParameterError} for `bits` outside 20..61, `count` < 1, `logN` outside 1..17, a
  *   non-bigint in `exclude`, or when fewer than `count` such primes exist (the message says how
- *   many were found and suggests more bits or a smaller N).
+ *   many were found and suggests more bits or a smaller N); with field `options` for options that
+ *   are not an object or hold another key.
  */
 export function generatePrimes(options: PrimeGenerationOptions): bigint[] {
   if (options === null || typeof options !== 'object') {

@@ -22,7 +22,8 @@ const SERIALIZE_OPTIONS: OptionKeys<SerializeOptions> = { allowSecret: true };
  * first (the host waits for it).
  *
  * @throws {SecretKeySerializationError} for a secret key without `allowSecret: true`.
- * @throws {CkksSerializationError} for anything that is not a live CKKS value of this package.
+ * @throws {CkksSerializationError} for anything that is not a live CKKS value of this package, and
+ *   (field `options`) for options that are not an object or hold a key other than `allowSecret`.
  */
 export function serializeValue(value: CkksValue, options: SerializeOptions = {}): Uint8Array {
   if (!(value instanceof CkksValue) || !CKKS_VALUE_KINDS.has(value.typeName)) {

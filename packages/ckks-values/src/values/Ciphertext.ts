@@ -74,8 +74,9 @@ export class Ciphertext extends CkksValue {
 
   /**
    * Validates everything, then wraps `options.data` (which the value then owns).
-   * @throws {CkksValueError} naming the field: `parameters`, `level`, `scale`, `domain`, `keyId`,
-   *   `components`, `data`, `data.dtype`, `data.shape[i]`, `data.stride`.
+   * @throws {CkksValueError} naming the field: `options` (a key the constructor does not take),
+   *   `parameters`, `level`, `scale`, `domain`, `keyId`, `components`, `data`, `data.dtype`,
+   *   `data.shape[i]`, `data.stride`.
    */
   constructor(options: CiphertextOptions, borrowed?: typeof BORROWED) {
     const o = requireOptions(TYPE, options, CIPHERTEXT_OPTIONS);

@@ -26,7 +26,8 @@ export class ConjugationKey extends KeySwitchingKey {
 
   /**
    * Validates everything, then wraps `options.data`.
-   * @throws {CkksValueError} naming the field (`domain`, `keyId`, `data.shape[i]`...).
+   * @throws {CkksValueError} naming the field (`domain`, `keyId`, `data.shape[i]`...), or
+   *   `options` for a key the constructor does not take.
    */
   constructor(options: ConjugationKeyOptions, borrowed?: typeof BORROWED) {
     const o = requireOptions(TYPE, options, CONJUGATION_KEY_OPTIONS);

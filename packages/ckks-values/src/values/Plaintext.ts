@@ -53,7 +53,8 @@ export class Plaintext extends CkksValue {
 
   /**
    * Validates everything, then wraps `options.data`.
-   * @throws {CkksValueError} naming the field (`level`, `scale`, `domain`, `data.shape[i]`...).
+   * @throws {CkksValueError} naming the field (`level`, `scale`, `domain`, `data.shape[i]`...), or
+   *   `options` for a key the constructor does not take.
    */
   constructor(options: PlaintextOptions, borrowed?: typeof BORROWED) {
     const o = requireOptions(TYPE, options, PLAINTEXT_OPTIONS);

@@ -45,7 +45,8 @@ export class PublicKey extends CkksValue {
 
   /**
    * Validates everything, then wraps `options.data`.
-   * @throws {CkksValueError} naming the field (`level`, `basis`, `domain`, `keyId`, `data.shape[i]`...).
+   * @throws {CkksValueError} naming the field (`level`, `basis`, `domain`, `keyId`, `data.shape[i]`...), or
+   *   `options` for a key the constructor does not take.
    */
   constructor(options: PublicKeyOptions, borrowed?: typeof BORROWED) {
     const o = requireOptions(TYPE, options, PUBLIC_KEY_OPTIONS);

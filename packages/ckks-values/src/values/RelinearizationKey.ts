@@ -22,7 +22,8 @@ export class RelinearizationKey extends KeySwitchingKey {
 
   /**
    * Validates everything, then wraps `options.data`.
-   * @throws {CkksValueError} naming the field (`domain`, `keyId`, `data.shape[i]`...).
+   * @throws {CkksValueError} naming the field (`domain`, `keyId`, `data.shape[i]`...), or
+   *   `options` for a key the constructor does not take.
    */
   constructor(options: RelinearizationKeyOptions, borrowed?: typeof BORROWED) {
     const o = requireOptions(TYPE, options, RELINEARIZATION_KEY_OPTIONS);

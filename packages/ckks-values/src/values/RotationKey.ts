@@ -65,7 +65,8 @@ export class RotationKey extends KeySwitchingKey {
 
   /**
    * Validates everything, then wraps `options.data`.
-   * @throws {CkksValueError} naming the field (`galoisElement`, `domain`, `keyId`, `data.shape[i]`...).
+   * @throws {CkksValueError} naming the field (`galoisElement`, `domain`, `keyId`, `data.shape[i]`...), or
+   *   `options` for a key the constructor does not take.
    */
   constructor(options: RotationKeyOptions, borrowed?: typeof BORROWED) {
     const o = requireOptions(TYPE, options, ROTATION_KEY_OPTIONS);

@@ -48,7 +48,8 @@ export class SecretKey extends CkksValue {
 
   /**
    * Validates everything, then wraps `options.data`.
-   * @throws {CkksValueError} naming the field (`level`, `basis`, `domain`, `keyId`, `data.shape[i]`...).
+   * @throws {CkksValueError} naming the field (`level`, `basis`, `domain`, `keyId`, `data.shape[i]`...), or
+   *   `options` for a key the constructor does not take.
    */
   constructor(options: SecretKeyOptions, borrowed?: typeof BORROWED) {
     const o = requireOptions(TYPE, options, SECRET_KEY_OPTIONS);

@@ -235,8 +235,9 @@ interface GiantStep {
  * one per giant step), in one pass with the rescale that finishes the product (`modDownRescaleNtt`).
  * @throws {CkksLevelMismatchError} when the diagonals were encoded for another level;
  *   {@link CkksContextMismatchError} for another context; `CkksMissingKeyError` for a missing rotation
- *   key; the plaintext checks of `multiplyPlain` for a disposed or foreign diagonal. All are thrown
- *   before any kernel is enqueued.
+ *   key; the plaintext checks of `multiplyPlain` for a disposed or foreign diagonal;
+ *   {@link CkksArgumentError} for a bad engine, diagonals or option key. All are thrown before any
+ *   kernel is enqueued.
  */
 export function matrixVector(ct: Ciphertext, options: MatrixVectorOptions): Ciphertext {
   const op = 'matrixVector';
