@@ -254,6 +254,7 @@ describe('CkksEncoder: bad input', () => {
       expectError(() => encoder.encodeToCoefficients([1], scale), /encodeToCoefficients: scale must be a finite number > 0/);
       expectError(() => encoder.decodeFromCoefficients(new Float64Array(16), scale), /decodeFromCoefficients: scale must be/);
     }
+    expectError(() => encoder.encodeToCoefficients([1], '1024' as never), /scale must be a finite number > 0, got "1024"$/);
   });
 
   it('refuses coefficients that float64 cannot hold exactly', () => {

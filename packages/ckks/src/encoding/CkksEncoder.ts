@@ -20,7 +20,7 @@ function isComplexInput(values: SlotValues): values is { readonly re: ArrayLike<
 
 function checkScale(scale: number, where: string): void {
   if (typeof scale !== 'number' || !(scale > 0) || !Number.isFinite(scale)) {
-    throw new CkksEncodingError(`${where}: scale must be a finite number > 0, got ${String(scale)}`);
+    throw new CkksEncodingError(`${where}: scale must be a finite number > 0, got ${describeSlotValue(scale)}`);
   }
 }
 

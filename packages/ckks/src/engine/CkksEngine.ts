@@ -55,6 +55,7 @@ import {
   checkPlaintext,
   checkRescalable,
   describe,
+  describeScalar,
   checkCoefficientsFit,
   optionsObject,
   productScale,
@@ -170,7 +171,7 @@ export interface EncodeOptions {
 
 function checkLevelOption(p: CkksParameters, level: unknown, op: string): number {
   if (typeof level !== 'number' || !Number.isInteger(level) || level < 0 || level > p.maxLevel) {
-    throw new CkksArgumentError(`${op}: level must be an integer in [0, ${p.maxLevel}], got ${String(level)}`);
+    throw new CkksArgumentError(`${op}: level must be an integer in [0, ${p.maxLevel}], got ${describeScalar(level)}`);
   }
   return level;
 }
@@ -389,7 +390,7 @@ export class CkksEngine {
     const level = checkLevelOption(p, o.level ?? p.maxLevel, op);
     const scale = o.scale ?? p.defaultScale;
     if (typeof scale !== 'number' || !Number.isFinite(scale) || scale < 1) {
-      throw new CkksArgumentError(`${op}: scale must be a finite number >= 1, got ${String(scale)}`);
+      throw new CkksArgumentError(`${op}: scale must be a finite number >= 1, got ${describeScalar(scale)}`);
     }
     const coefficients = this.encoder._encodeToCoefficients(values, scale, op);
     const primes = p.qPrimes.slice(0, level + 1);

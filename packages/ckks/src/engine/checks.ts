@@ -191,6 +191,14 @@ export function checkOptionalCallback(value: unknown, op: string, name: string):
   if (value !== undefined && typeof value !== 'function') throw new CkksArgumentError(`${op}: ${name} must be a function, got ${describe(value)}`);
 }
 
+/**
+ * A refused scalar for messages: a number as it prints (`0.5`, `NaN`), anything else as
+ * {@link describe} shows it, so that a string `'2'` reads `"2"` and not as the number 2.
+ */
+export function describeScalar(value: unknown): string {
+  return typeof value === 'number' ? String(value) : describe(value);
+}
+
 /** A short description of any value for messages. */
 export function describe(value: unknown): string {
   if (value === null || value === undefined) return String(value);

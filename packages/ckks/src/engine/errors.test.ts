@@ -235,6 +235,11 @@ describe('engine errors', () => {
     expect(() => engine.generateKeys({ rotations: [512] })).toThrow(/multiple of the 512 slots/);
     expect(() => engine.encode([1], { level: 4 })).toThrow(/level must be an integer in \[0, 3\]/);
     expect(() => engine.encode([1], { scale: 0.5 })).toThrow(/scale must be a finite number >= 1/);
+    // A string is shown quoted, not as the number it spells.
+    expect(() => engine.encode([1], { scale: '1099511627776' as never })).toThrow(
+      new CkksArgumentError('encode: scale must be a finite number >= 1, got "1099511627776"'),
+    );
+    expect(() => engine.encode([1], { level: '2' as never })).toThrow(new CkksArgumentError('encode: level must be an integer in [0, 3], got "2"'));
     expect(() => engine.add(a, pt as never)).toThrow(/add: b must be a Ciphertext, got Plaintext/);
   });
 

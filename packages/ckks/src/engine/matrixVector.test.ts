@@ -30,6 +30,7 @@ describe('matrixVectorPlan', () => {
     expect(matrixVectorPlan(100, 512)).toMatchObject({ period: 128, babySteps: 16, giantSteps: 8 });
     expect(matrixVectorPlan(1, 512)).toMatchObject({ period: 1, babySteps: 1, giantSteps: 1, rotationSteps: [] });
     expect(() => matrixVectorPlan(513, 512)).toThrow(/dimension must be an integer in \[1, 512\]/);
+    expect(() => matrixVectorPlan('4' as never, 512)).toThrow(/dimension must be an integer in \[1, 512\] \(the slots\), got "4"$/);
   });
 
   it('tiles a vector with the padded period', () => {

@@ -18,7 +18,7 @@
 import { addMod, mulAccumulateMod, type Tensor } from '@fhelium/cuda-native';
 import { Ciphertext, type Plaintext, type RotationKey } from '@fhelium/ckks-values';
 
-import { checkCiphertext, checkComponents, checkOptionalCallback, checkPlaintext, describe, optionsObject, productScale, rescaledScale, sameLevel, sameScale } from './checks.js';
+import { checkCiphertext, checkComponents, checkOptionalCallback, checkPlaintext, describe, describeScalar, optionsObject, productScale, rescaledScale, sameLevel, sameScale } from './checks.js';
 import { CkksEngine, type RotationKeys } from './CkksEngine.js';
 import { CkksArgumentError, CkksContextMismatchError, CkksLevelMismatchError } from './errors.js';
 import { keySwitchInnerProductInto, modDownRescale, modUpToDigits } from './keySwitch.js';
@@ -44,7 +44,7 @@ export interface MatrixVectorPlan {
  */
 export function matrixVectorPlan(dimension: number, slots: number): MatrixVectorPlan {
   if (!Number.isInteger(dimension) || dimension < 1 || dimension > slots) {
-    throw new CkksArgumentError(`matrixVectorPlan: dimension must be an integer in [1, ${slots}] (the slots), got ${String(dimension)}`);
+    throw new CkksArgumentError(`matrixVectorPlan: dimension must be an integer in [1, ${slots}] (the slots), got ${describeScalar(dimension)}`);
   }
   const logD = Math.ceil(Math.log2(dimension));
   const period = 2 ** logD;
@@ -145,7 +145,7 @@ export function encodeMatrixDiagonals(
       throw new CkksArgumentError(`${op}: matrix must be square: row ${r} has ${row?.length ?? 'no'} entries, expected ${d}`);
     }
     for (let c = 0; c < d; c += 1) {
-      if (!Number.isFinite(row[c])) throw new CkksArgumentError(`${op}: matrix[${r}][${c}] must be a finite number, got ${typeof row[c] === 'number' ? String(row[c]) : describe(row[c])}`);
+      if (!Number.isFinite(row[c])) throw new CkksArgumentError(`${op}: matrix[${r}][${c}] must be a finite number, got ${describeScalar(row[c])}`);
     }
   });
   const p = engine.parameters;
@@ -154,7 +154,7 @@ export function encodeMatrixDiagonals(
   const plan = matrixVectorPlan(d, slots);
   const level = options.level ?? p.maxLevel;
   if (!Number.isInteger(level) || level < 0 || level > p.maxLevel) {
-    throw new CkksArgumentError(`${op}: level must be an integer in [0, ${p.maxLevel}], got ${String(level)}`);
+    throw new CkksArgumentError(`${op}: level must be an integer in [0, ${p.maxLevel}], got ${describeScalar(level)}`);
   }
   if (level === 0) throw new CkksLevelMismatchError(`${op}: the product rescales once, so it needs level >= 1, got level 0`);
   const scale = options.scale ?? Number(p.qPrimes[level]!);
