@@ -1,3 +1,4 @@
+import { describeScalar } from '../describe.js';
 import { ComplexFft } from './ComplexFft.js';
 import { CkksEncodingError } from './errors.js';
 import { checkLogN, rotationGroup } from './galois.js';
@@ -20,7 +21,7 @@ function isComplexInput(values: SlotValues): values is { readonly re: ArrayLike<
 
 function checkScale(scale: number, where: string): void {
   if (typeof scale !== 'number' || !(scale > 0) || !Number.isFinite(scale)) {
-    throw new CkksEncodingError(`${where}: scale must be a finite number > 0, got ${describeSlotValue(scale)}`);
+    throw new CkksEncodingError(`${where}: scale must be a finite number > 0, got ${describeScalar(scale)}`);
   }
 }
 
@@ -130,7 +131,7 @@ export class CkksEncoder {
       const i = imagPart === null ? 0 : imagPart[j];
       if (typeof r !== 'number' || !Number.isFinite(r) || typeof i !== 'number' || !Number.isFinite(i)) {
         const field = complex ? (typeof r !== 'number' || !Number.isFinite(r) ? `values.re[${j}]` : `values.im[${j}]`) : `values[${j}]`;
-        throw new CkksEncodingError(`${where}: ${field} must be a finite number, got ${describeSlotValue(typeof r !== 'number' || !Number.isFinite(r) ? r : i)}`);
+        throw new CkksEncodingError(`${where}: ${field} must be a finite number, got ${describeScalar(typeof r !== 'number' || !Number.isFinite(r) ? r : i)}`);
       }
       const target = this.fftIndexOfSlot[j]!;
       re[target] = r;
@@ -228,13 +229,4 @@ export class CkksEncoder {
   decodeRealFromCoefficients(coefficients: Float64Array, scale: number): Float64Array {
     return this.decodeFromCoefficients(coefficients, scale).re;
   }
-}
-
-/** A refused slot value for messages: numbers as they print, strings quoted (`"2"`, not `2`), others by type. */
-function describeSlotValue(value: unknown): string {
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (value === null || value === undefined) return String(value);
-  if (typeof value === 'object') return (value as object).constructor?.name ?? 'an object';
-  return `${typeof value} ${String(value)}`;
 }

@@ -41,6 +41,7 @@ import {
   SecretKey,
 } from '@fhelium/ckks-values';
 
+import { describe, describeScalar } from '../describe.js';
 import { CkksEncoder, type ComplexSlots, type SlotValues } from '../encoding/CkksEncoder.js';
 import { CkksEncodingError } from '../encoding/errors.js';
 import { galoisElementForConjugation, galoisElementForRotation } from '../encoding/galois.js';
@@ -54,8 +55,6 @@ import {
   checkOptionalCallback,
   checkPlaintext,
   checkRescalable,
-  describe,
-  describeScalar,
   checkCoefficientsFit,
   optionsObject,
   productScale,

@@ -4,6 +4,7 @@
  */
 import { Ciphertext, Plaintext, type CkksParameters } from '@fhelium/ckks-values';
 
+import { describe } from '../describe.js';
 import { CkksEncodingError } from '../encoding/errors.js';
 import {
   CkksArgumentError,
@@ -189,22 +190,6 @@ export function sameKey(a: { keyId: string }, b: { keyId: string }, op: string, 
  */
 export function checkOptionalCallback(value: unknown, op: string, name: string): void {
   if (value !== undefined && typeof value !== 'function') throw new CkksArgumentError(`${op}: ${name} must be a function, got ${describe(value)}`);
-}
-
-/**
- * A refused scalar for messages: a number as it prints (`0.5`, `NaN`), anything else as
- * {@link describe} shows it, so that a string `'2'` reads `"2"` and not as the number 2.
- */
-export function describeScalar(value: unknown): string {
-  return typeof value === 'number' ? String(value) : describe(value);
-}
-
-/** A short description of any value for messages. */
-export function describe(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  if (typeof value === 'object') return (value as object).constructor?.name ?? 'an object';
-  if (typeof value === 'string') return JSON.stringify(value);
-  return `${typeof value} ${String(value)}`;
 }
 
 /**

@@ -18,7 +18,8 @@
 import { addMod, mulAccumulateMod, type Tensor } from '@fhelium/cuda-native';
 import { Ciphertext, type Plaintext, type RotationKey } from '@fhelium/ckks-values';
 
-import { checkCiphertext, checkComponents, checkOptionalCallback, checkPlaintext, describe, describeScalar, optionsObject, productScale, rescaledScale, sameLevel, sameScale } from './checks.js';
+import { describe, describeScalar } from '../describe.js';
+import { checkCiphertext, checkComponents, checkOptionalCallback, checkPlaintext, optionsObject, productScale, rescaledScale, sameLevel, sameScale } from './checks.js';
 import { CkksEngine, type RotationKeys } from './CkksEngine.js';
 import { CkksArgumentError, CkksContextMismatchError, CkksLevelMismatchError } from './errors.js';
 import { keySwitchInnerProductInto, modDownRescale, modUpToDigits } from './keySwitch.js';
