@@ -52,6 +52,9 @@ describe('galoisElementForRotation / galoisElementForConjugation', () => {
     expect(() => galoisElementForRotation(1.5, 10)).toThrow(/steps must be a safe integer, got 1.5/);
     expect(() => galoisElementForRotation(1, 18)).toThrow(CkksEncodingError);
     expect(() => galoisElementForConjugation(0)).toThrow(/logN must be an integer in \[1, 17\], got 0/);
+    // A string that looks like a number is quoted, so the message does not read as if 2 were refused.
+    expect(() => galoisElementForRotation('2' as unknown as number, 10)).toThrow('steps must be a safe integer, got "2"');
+    expect(() => rotationGroup('4' as unknown as number)).toThrow('rotationGroup: logN must be an integer in [1, 17], got "4"');
   });
 });
 
@@ -88,5 +91,8 @@ describe('applyAutomorphism', () => {
     expect(() => applyAutomorphism(c, 2)).toThrow(/odd integer in \[1, 16\), got 2/);
     expect(() => applyAutomorphism(c, 17)).toThrow(CkksEncodingError);
     expect(() => applyAutomorphism(new Float64Array(12), 3)).toThrow(/power-of-two length, got length 12/);
+    expect(() => applyAutomorphism([1, 2] as unknown as Float64Array, 3)).toThrow('applyAutomorphism: coefficients must be a Float64Array, got Array');
+    expect(() => applyAutomorphism(null as unknown as Float64Array, 3)).toThrow('applyAutomorphism: coefficients must be a Float64Array, got null');
+    expect(() => applyAutomorphism(c, '3' as unknown as number)).toThrow('galoisElement must be an odd integer in [1, 16), got "3"');
   });
 });

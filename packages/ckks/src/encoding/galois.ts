@@ -1,3 +1,4 @@
+import { describe, describeScalar } from '../describe.js';
 import { CkksEncodingError } from './errors.js';
 
 /** Smallest and largest log2 N the encoding helpers accept (N = 2 .. 2^17). */
@@ -13,7 +14,7 @@ export const ENCODING_MAX_LOG_N = 17;
 export function checkLogN(logN: number, where: string): number {
   if (typeof logN !== 'number' || !Number.isInteger(logN) || logN < ENCODING_MIN_LOG_N || logN > ENCODING_MAX_LOG_N) {
     throw new CkksEncodingError(
-      `${where}: logN must be an integer in [${ENCODING_MIN_LOG_N}, ${ENCODING_MAX_LOG_N}], got ${String(logN)}`,
+      `${where}: logN must be an integer in [${ENCODING_MIN_LOG_N}, ${ENCODING_MAX_LOG_N}], got ${describeScalar(logN)}`,
     );
   }
   return logN;
@@ -48,7 +49,7 @@ export function rotationGroup(logN: number): Uint32Array {
 export function galoisElementForRotation(steps: number, logN: number): number {
   checkLogN(logN, 'galoisElementForRotation');
   if (typeof steps !== 'number' || !Number.isSafeInteger(steps)) {
-    throw new CkksEncodingError(`galoisElementForRotation: steps must be a safe integer, got ${String(steps)}`);
+    throw new CkksEncodingError(`galoisElementForRotation: steps must be a safe integer, got ${describeScalar(steps)}`);
   }
   const twoN = 2 ** (logN + 1);
   const slots = 2 ** (logN - 1);
@@ -83,18 +84,19 @@ export function galoisElementForConjugation(logN: number): number {
  *   odd integer in [1, 2N).
  */
 export function applyAutomorphism(coefficients: Float64Array, galoisElement: number): Float64Array {
+  if (!(coefficients instanceof Float64Array)) {
+    throw new CkksEncodingError(`applyAutomorphism: coefficients must be a Float64Array, got ${describe(coefficients)}`);
+  }
   const n = coefficients.length;
   const logN = Math.log2(n);
-  if (!(coefficients instanceof Float64Array) || !Number.isInteger(logN)) {
-    throw new CkksEncodingError(
-      `applyAutomorphism: coefficients must be a Float64Array of power-of-two length, got length ${String(n)}`,
-    );
+  if (!Number.isInteger(logN)) {
+    throw new CkksEncodingError(`applyAutomorphism: coefficients must have a power-of-two length, got length ${n}`);
   }
   checkLogN(logN, 'applyAutomorphism');
   const twoN = 2 * n;
   if (!Number.isInteger(galoisElement) || galoisElement < 1 || galoisElement >= twoN || galoisElement % 2 === 0) {
     throw new CkksEncodingError(
-      `applyAutomorphism: galoisElement must be an odd integer in [1, ${twoN}), got ${String(galoisElement)}`,
+      `applyAutomorphism: galoisElement must be an odd integer in [1, ${twoN}), got ${describeScalar(galoisElement)}`,
     );
   }
   const out = new Float64Array(n);

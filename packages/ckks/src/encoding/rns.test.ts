@@ -88,6 +88,8 @@ describe('coefficientsToRns', () => {
     expect(() => coefficientsToRns([1n, 2 as unknown as bigint], PRIMES)).toThrow(/coefficients\[1\] must be a bigint, got number/);
     expect(() => coefficientsToRns(new Float64Array(4), [])).toThrow(/non-empty array/);
     expect(() => coefficientsToRns(new Float64Array(4), [P40, 4n])).toThrow(/primes\[1\] must be an odd bigint modulus/);
+    expect(() => coefficientsToRns(new Float64Array(4), [P40, 4n])).toThrow('got bigint 4');
+    expect(() => coefficientsToRns(new Float64Array(4), [P40, 5 as unknown as bigint])).toThrow('primes[1] must be an odd bigint modulus in (2, 2^64), got number 5');
     expect(() => coefficientsToRns(new Float64Array(4), [2n ** 64n + 1n])).toThrow(/primes\[0\]/);
   });
 });
@@ -191,6 +193,7 @@ describe('rnsToCoefficients', () => {
   it('refuses bad shapes, residues out of range and bad limb counts', () => {
     const residues = coefficientsToRns(new Float64Array(8), [P60, P40]);
     expect(() => rnsToCoefficients(residues, [P60, P40], 3 as 2)).toThrow(/limbsToUse must be 1 or 2 .* got 3/);
+    expect(() => rnsToCoefficients(residues, [P60, P40], '1' as unknown as 1)).toThrow('got "1"');
     expect(() => rnsToCoefficients(residues, [P60], 2)).toThrow(/at most primes.length = 1/);
     expect(() => rnsToCoefficients(residues, [P60, P40, P20], 1)).toThrow(/3 limbs of N values each, got 16 values/);
     expect(() => rnsToCoefficients(new Float64Array(16) as unknown as BigUint64Array, [P60, P40])).toThrow(/must be a BigUint64Array/);
@@ -225,5 +228,6 @@ describe('rnsToBigIntCoefficients', () => {
     });
     expect([...rnsToCoefficients(residues, PRIMES, 2)]).toEqual(twoLimbs.map(Number));
     expect(() => rnsToBigIntCoefficients(residues, PRIMES, 5)).toThrow(/limbsToUse must be an integer in \[1, 4\], got 5/);
+    expect(() => rnsToBigIntCoefficients(residues, PRIMES, '2' as unknown as number)).toThrow('limbsToUse must be an integer in [1, 4], got "2"');
   });
 });

@@ -1,3 +1,4 @@
+import { describe, describeScalar } from '../describe.js';
 import { CkksEncodingError } from './errors.js';
 
 const TWO_32 = 2 ** 32;
@@ -17,7 +18,7 @@ function checkModuli(primes: readonly bigint[], where: string): void {
   }
   primes.forEach((q, i) => {
     if (typeof q !== 'bigint' || q <= 2n || q >= TWO_64 || (q & 1n) === 0n) {
-      throw new CkksEncodingError(`${where}: primes[${i}] must be an odd bigint modulus in (2, 2^64), got ${String(q)}`);
+      throw new CkksEncodingError(`${where}: primes[${i}] must be an odd bigint modulus in (2, 2^64), got ${describe(q)}`);
     }
   });
 }
@@ -231,7 +232,7 @@ export function rnsToCoefficients(residues: BigUint64Array, primes: readonly big
   checkModuli(primes, 'rnsToCoefficients');
   if ((limbsToUse !== 1 && limbsToUse !== 2) || limbsToUse > primes.length) {
     throw new CkksEncodingError(
-      `rnsToCoefficients: limbsToUse must be 1 or 2 and at most primes.length = ${primes.length}, got ${String(limbsToUse)}`,
+      `rnsToCoefficients: limbsToUse must be 1 or 2 and at most primes.length = ${primes.length}, got ${describeScalar(limbsToUse)}`,
     );
   }
   const n = checkResidues(residues, primes, limbsToUse, 'rnsToCoefficients');
@@ -400,7 +401,7 @@ export function rnsToBigIntCoefficients(residues: BigUint64Array, primes: readon
   checkModuli(primes, 'rnsToBigIntCoefficients');
   if (!Number.isInteger(limbsToUse) || limbsToUse < 1 || limbsToUse > primes.length) {
     throw new CkksEncodingError(
-      `rnsToBigIntCoefficients: limbsToUse must be an integer in [1, ${primes.length}], got ${String(limbsToUse)}`,
+      `rnsToBigIntCoefficients: limbsToUse must be an integer in [1, ${primes.length}], got ${describeScalar(limbsToUse)}`,
     );
   }
   const n = checkResidues(residues, primes, limbsToUse, 'rnsToBigIntCoefficients');

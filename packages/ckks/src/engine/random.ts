@@ -1,5 +1,6 @@
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 
+import { describe } from '../describe.js';
 import { CkksArgumentError } from './errors.js';
 
 /**
@@ -51,7 +52,7 @@ export class SeededRandomSource implements RandomSource {
     else if (typeof seed === 'number' && Number.isSafeInteger(seed)) material = Buffer.from(`n:${seed}`, 'utf8');
     else if (typeof seed === 'bigint') material = Buffer.from(`b:${seed}`, 'utf8');
     else if (seed instanceof Uint8Array && seed.length > 0) material = Buffer.concat([Buffer.from('u:', 'utf8'), seed]);
-    else throw new CkksArgumentError(`seed: expected a non-empty string, a safe integer, a bigint or a non-empty Uint8Array, got ${String(seed)}`);
+    else throw new CkksArgumentError(`seed: expected a non-empty string, a safe integer, a bigint or a non-empty Uint8Array, got ${seed instanceof Uint8Array ? 'an empty Uint8Array' : describe(seed)}`);
     const key = createHash('sha256').update('fhelium.ckks.seed').update(material).digest();
     this.#cipher = createCipheriv('aes-256-ctr', key, Buffer.alloc(16));
   }

@@ -51,6 +51,10 @@ describe('random sources', () => {
   it('rejects seeds that are not strings, integers, bigints or bytes', () => {
     expect(() => new SeededRandomSource('')).toThrow(CkksArgumentError);
     expect(() => new SeededRandomSource(1.5)).toThrow(/seed: expected a non-empty string/);
+    expect(() => new SeededRandomSource(1.5)).toThrow(/got number 1\.5$/);
+    expect(() => new SeededRandomSource('')).toThrow(/got ""$/);
+    expect(() => new SeededRandomSource(new Uint8Array(0))).toThrow(/got an empty Uint8Array$/);
+    expect(() => new SeededRandomSource(null as unknown as string)).toThrow(/got null$/);
     expect(() => new SeededRandomSource(new Uint8Array(0))).toThrow(CkksArgumentError);
   });
 
