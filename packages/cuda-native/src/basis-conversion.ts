@@ -15,6 +15,7 @@
  * CUDA calls are enqueued on the current stream; only outputs (when none are given) and
  * modDownNtt's scratch limbs are allocated, through the caching allocator.
  */
+import { describeValue } from './describe-value.js';
 import { type DeviceLike } from './device.js';
 import { ShapeMismatchError, TensorArgumentError } from './errors.js';
 import { formatShape } from './layout.js';
@@ -106,7 +107,7 @@ export class BasisConversionTables extends KernelTables {
     checkOptionKeys(options, TABLES_OPTIONS, op);
     const q = primeArray(qPrimes, 'qPrimes', op);
     if (!Number.isInteger(digitBegin) || !Number.isInteger(digitEnd) || digitBegin < 0 || digitEnd <= digitBegin || digitEnd > q.length) {
-      throw new TensorArgumentError(`${op}: expected 0 <= digitBegin < digitEnd <= ${q.length}, got [${String(digitBegin)}, ${String(digitEnd)})`);
+      throw new TensorArgumentError(`${op}: expected 0 <= digitBegin < digitEnd <= ${q.length}, got [${describeValue(digitBegin)}, ${describeValue(digitEnd)})`);
     }
     const p = primeArray(pPrimes, 'pPrimes', op);
     const built = kernels().modUpTablesBuild(q, p, digitBegin, digitEnd);
@@ -159,7 +160,7 @@ export interface ModDownFinishOptions extends BasisConversionOptions {
 const MOD_DOWN_FINISH_OPTIONS: OptionKeys<ModDownFinishOptions> = { out: true, addend: true };
 
 function checkTables(t: unknown, op: string): BasisConversionTables {
-  if (!(t instanceof BasisConversionTables)) throw new TensorArgumentError(`${op}: tables must be BasisConversionTables, got ${String(t)}`);
+  if (!(t instanceof BasisConversionTables)) throw new TensorArgumentError(`${op}: tables must be BasisConversionTables, got ${describeValue(t)}`);
   return t;
 }
 
@@ -195,7 +196,7 @@ export function modUp(a: Tensor, tables: BasisConversionTables, digitBegin: numb
   checkTables(tables, op)._checkFor(a, op);
   const g = polyGeometry(a, 'a', op);
   if (!Number.isInteger(digitBegin) || digitBegin < 0 || digitBegin + tables.numSrc > g.limbs) {
-    throw new TensorArgumentError(`${op}: digitBegin must be an integer with digitBegin + ${tables.numSrc} <= ${g.limbs} limbs, got ${String(digitBegin)}`);
+    throw new TensorArgumentError(`${op}: digitBegin must be an integer with digitBegin + ${tables.numSrc} <= ${g.limbs} limbs, got ${describeValue(digitBegin)}`);
   }
   const shape = [...a.shape.slice(0, -2), tables.numSrc + tables.numDst, g.n];
   const { tensor: out, geometry: o } = outputOperand(options.out, shape, a, [a], false, op);
@@ -219,7 +220,7 @@ function checkDigitsCall(op: string, a: Tensor, tables: readonly BasisConversion
   const g = polyGeometry(a, 'a', op);
   if (g.batch !== 1) throw new ShapeMismatchError(`${op}: a must be one polynomial [limbs, N], got ${formatShape(a.shape)}`);
   if (!Array.isArray(tables) || tables.length === 0) throw new TensorArgumentError(`${op}: tables must be a non-empty array`);
-  if (!Number.isInteger(digitSize) || digitSize < 1) throw new TensorArgumentError(`${op}: digitSize must be a positive integer, got ${String(digitSize)}`);
+  if (!Number.isInteger(digitSize) || digitSize < 1) throw new TensorArgumentError(`${op}: digitSize must be a positive integer, got ${describeValue(digitSize)}`);
   const numDigits = tables.length;
   if (Math.ceil(g.limbs / digitSize) !== numDigits) {
     throw new TensorArgumentError(`${op}: ${g.limbs} limbs in digits of ${digitSize} make ${Math.ceil(g.limbs / digitSize)} digits, got ${numDigits} tables`);
@@ -288,7 +289,7 @@ export function modUpDigitsNtt(
 ): Tensor {
   const op = 'modUpDigitsNtt';
   checkOptionKeys(options, MOD_UP_DIGITS_NTT_OPTIONS, op);
-  if (!(ownLimbsFrom instanceof Tensor)) throw new TensorArgumentError(`${op}: ownLimbsFrom must be a Tensor (the NTT form of a), got ${String(ownLimbsFrom)}`);
+  if (!(ownLimbsFrom instanceof Tensor)) throw new TensorArgumentError(`${op}: ownLimbsFrom must be a Tensor (the NTT form of a), got ${describeValue(ownLimbsFrom)}`);
   const { g, numDigits, outLimbs, layouts, ptrs, words, own } = checkDigitsCall(op, a, tables, digitSize, ownLimbsFrom);
   checkNttTablesFor(ntt, 'ntt', a, 'a', g.n, op);
   const map = limbMap(options.limbToPrime, outLimbs, ntt.numPrimes, op);

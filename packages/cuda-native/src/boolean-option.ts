@@ -1,4 +1,5 @@
 /** The check of a boolean option, shared by the constructors and methods that take flags. */
+import { describeValue } from './describe-value.js';
 import { TensorArgumentError } from './errors.js';
 
 /**
@@ -8,6 +9,6 @@ import { TensorArgumentError } from './errors.js';
  */
 export function booleanOption(value: unknown, fallback: boolean, where: string, name: string): boolean {
   if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw new TensorArgumentError(`${where}: options.${name} must be a boolean, got ${String(value)}`);
+  if (typeof value !== 'boolean') throw new TensorArgumentError(`${where}: options.${name} must be a boolean, got ${describeValue(value)}`);
   return value;
 }

@@ -80,7 +80,10 @@ describe('copyTensors on the CPU', () => {
     const good = Tensor.fromArray(range(2, 50));
     const cases: [unknown[], new (...args: never[]) => Error, string][] = [
       [[good], TensorArgumentError, 'copyTensors: sources: expected an array of 2 Tensors (one per destination), got 1'],
-      [[good, 'x'], TensorArgumentError, 'copyTensors: sources[1]: expected a Tensor, got x'],
+      [[good, 'x'], TensorArgumentError, 'copyTensors: sources[1]: expected a Tensor, got "x"'],
+      // Values whose String() throws are still described: the check's own error comes out.
+      [[good, Object.create(null)], TensorArgumentError, 'copyTensors: sources[1]: expected a Tensor, got a plain object'],
+      [[good, Symbol('s')], TensorArgumentError, 'copyTensors: sources[1]: expected a Tensor, got Symbol(s)'],
       [[good, Tensor.fromArray(range(2))], ShapeMismatchError, 'copyTensors: pair 1: shape mismatch: destination [3] (float32, cpu) vs source [2] (float32, cpu)'],
       [[good, Tensor.empty([3], { dtype: 'float64' })], DTypeMismatchError, 'copyTensors: pair 1: dtype mismatch: destination float32 [3] vs source float64 [3]; copies do not convert dtypes'],
     ];

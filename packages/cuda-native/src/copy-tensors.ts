@@ -13,6 +13,7 @@
  * allocators keep its memory until the copy has read it (`recordStream`, the pinned cache).
  * Inside a CUDA graph capture the copies become kernel and memcpy nodes.
  */
+import { describeValue } from './describe-value.js';
 import {
   DeviceMismatchError,
   DTypeMismatchError,
@@ -149,14 +150,14 @@ export function copyTensors(destinations: readonly Tensor[], sources: readonly T
 }
 
 function preparePlan(destinations: readonly Tensor[], where: string): Plan {
-  if (!Array.isArray(destinations)) throw new TensorArgumentError(`${where}: destinations: expected an array of Tensors, got ${String(destinations)}`);
+  if (!Array.isArray(destinations)) throw new TensorArgumentError(`${where}: destinations: expected an array of Tensors, got ${describeValue(destinations)}`);
   const count = destinations.length;
   const words = new BigUint64Array(count * WORDS);
   const contiguous: boolean[] = [];
   const byStorage = new Map<TensorStorage, Tensor[]>();
   for (let i = 0; i < count; i += 1) {
     const dst: unknown = destinations[i];
-    if (!(dst instanceof Tensor)) throw new TensorArgumentError(`${where}: destinations[${i}]: expected a Tensor, got ${String(dst)}`);
+    if (!(dst instanceof Tensor)) throw new TensorArgumentError(`${where}: destinations[${i}]: expected a Tensor, got ${describeValue(dst)}`);
     if (dst._disposed) throw new TensorDisposedError(`${where}: destinations[${i}]: the tensor was disposed (use after dispose)`);
     const storage = dst._storage;
     words[i * WORDS + DST_STORAGE] = storage._nativeAddress(where);
@@ -189,7 +190,7 @@ function runPlan(plan: Plan, sources: readonly Tensor[], options: ParsedOptions,
   const count = destinations.length;
   if (!Array.isArray(sources) || sources.length !== count) {
     throw new TensorArgumentError(
-      `${where}: sources: expected an array of ${count} Tensors (one per destination), got ${Array.isArray(sources) ? `${sources.length}` : String(sources)}`,
+      `${where}: sources: expected an array of ${count} Tensors (one per destination), got ${Array.isArray(sources) ? `${sources.length}` : describeValue(sources)}`,
     );
   }
   const streamDevice = stream === undefined ? -2 : stream._deviceIndex;
@@ -199,7 +200,7 @@ function runPlan(plan: Plan, sources: readonly Tensor[], options: ParsedOptions,
   for (let i = 0; i < count; i += 1) {
     const src: unknown = sources[i];
     const dst = destinations[i] as Tensor;
-    if (!(src instanceof Tensor)) throw new TensorArgumentError(`${where}: sources[${i}]: expected a Tensor, got ${String(src)}`);
+    if (!(src instanceof Tensor)) throw new TensorArgumentError(`${where}: sources[${i}]: expected a Tensor, got ${describeValue(src)}`);
     if (src._disposed) throw new TensorDisposedError(`${where}: sources[${i}]: the tensor was disposed (use after dispose)`);
     if (dst._disposed) throw new TensorDisposedError(`${where}: destinations[${i}]: the tensor was disposed (use after dispose)`);
     if (src.dtype !== dst.dtype) {
@@ -261,10 +262,10 @@ const NO_OPTIONS: ParsedOptions = { stream: undefined, nonBlocking: false };
 
 function parseOptions(options: CopyTensorsOptions | undefined, where: string): ParsedOptions {
   if (options === undefined) return NO_OPTIONS;
-  if (typeof options !== 'object' || options === null) throw new TensorArgumentError(`${where}: options: expected an object such as { stream, nonBlocking }, got ${String(options)}`);
+  if (typeof options !== 'object' || options === null) throw new TensorArgumentError(`${where}: options: expected an object such as { stream, nonBlocking }, got ${describeValue(options)}`);
   checkOptionKeys(options, COPY_TENSORS_OPTIONS, where);
   const { stream, nonBlocking = false } = options;
-  if (stream !== undefined && !(stream instanceof Stream)) throw new TensorArgumentError(`${where}: options.stream: expected a Stream, got ${String(stream)}`);
-  if (typeof nonBlocking !== 'boolean') throw new TensorArgumentError(`${where}: options.nonBlocking: expected a boolean, got ${String(nonBlocking)}`);
+  if (stream !== undefined && !(stream instanceof Stream)) throw new TensorArgumentError(`${where}: options.stream: expected a Stream, got ${describeValue(stream)}`);
+  if (typeof nonBlocking !== 'boolean') throw new TensorArgumentError(`${where}: options.nonBlocking: expected a boolean, got ${describeValue(nonBlocking)}`);
   return { stream, nonBlocking };
 }

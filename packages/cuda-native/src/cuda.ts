@@ -1,4 +1,5 @@
 /** The `cuda` namespace and the memory figures of the allocators. */
+import { describeValue } from './describe-value.js';
 import { cudaDevices, currentCudaIndex_, resolveCudaIndex, resolveDevice, setCurrentCudaIndex, type CudaDeviceInfo, type DeviceLike } from './device.js';
 import { TensorArgumentError, CudaUnavailableError } from './errors.js';
 import { native, nativeCudaStatus } from './native.js';
@@ -59,7 +60,7 @@ export const cuda = Object.freeze({
    */
   setDevice(index: number): void {
     if (!Number.isSafeInteger(index) || index < 0) {
-      throw new TensorArgumentError(`cuda.setDevice: expected a non-negative integer, got ${String(index)}`);
+      throw new TensorArgumentError(`cuda.setDevice: expected a non-negative integer, got ${describeValue(index)}`);
     }
     const status = nativeCudaStatus();
     if (index >= status.deviceCount) {

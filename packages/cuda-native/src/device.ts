@@ -1,4 +1,5 @@
 /** Devices: `'cpu'`, `'cuda'` (the current CUDA device) and `'cuda:N'`. */
+import { describeValue } from './describe-value.js';
 import { CudaUnavailableError, TensorArgumentError } from './errors.js';
 import { native, nativeCudaStatus } from './native.js';
 
@@ -52,7 +53,7 @@ export class Device {
 
 function checkIndex(index: number, where: string): void {
   if (!Number.isSafeInteger(index) || index < 0) {
-    throw new TensorArgumentError(`${where}: a CUDA device index must be a non-negative integer, got ${index}`);
+    throw new TensorArgumentError(`${where}: a CUDA device index must be a non-negative integer, got ${describeValue(index)}`);
   }
 }
 
@@ -69,7 +70,7 @@ function parseDevice(spec: unknown, where: string): { type: 'cpu' | 'cuda'; inde
     }
   }
   throw new TensorArgumentError(
-    `${where}: expected a device ('cpu', 'cuda', 'cuda:N' or a Device), got ${JSON.stringify(spec) ?? String(spec)}`,
+    `${where}: expected a device ('cpu', 'cuda', 'cuda:N' or a Device), got ${describeValue(spec)}`,
   );
 }
 

@@ -1,4 +1,5 @@
 /** Element types of tensors and their typed-array counterparts. */
+import { describeValue } from './describe-value.js';
 import { TensorArgumentError } from './errors.js';
 
 /** Element type of a tensor (the `DType` of `@fhelium/signature`). */
@@ -66,14 +67,17 @@ export function isDType(value: unknown): value is DType {
  */
 export function checkDType(value: unknown, where: string): DType {
   if (!isDType(value)) {
-    throw new TensorArgumentError(`${where}: expected a dtype (${DTYPES.join(', ')}), got ${JSON.stringify(value)}`);
+    throw new TensorArgumentError(`${where}: expected a dtype (${DTYPES.join(', ')}), got ${describeValue(value)}`);
   }
   return value;
 }
 
-/** Bytes per element of `dtype`. */
+/**
+ * Bytes per element of `dtype`.
+ * @throws {TensorArgumentError} when `dtype` is not a supported dtype.
+ */
 export function itemsize(dtype: DType): number {
-  return INFO[dtype].itemsize;
+  return INFO[checkDType(dtype, 'itemsize')].itemsize;
 }
 
 /** A new zero-filled typed array of `length` elements of `dtype`. */
@@ -93,7 +97,7 @@ export function dtypeOfArray(array: unknown, where: string): DType {
   if (array instanceof BigUint64Array) return 'uint64';
   if (array instanceof Float32Array) return 'float32';
   if (array instanceof Float64Array) return 'float64';
-  const given = ArrayBuffer.isView(array) ? array.constructor.name : typeof array;
+  const given = describeValue(array);
   throw new TensorArgumentError(
     `${where}: expected a Uint8Array, Int32Array, Uint32Array, BigInt64Array, BigUint64Array, Float32Array or ` +
       `Float64Array, got ${given}`,

@@ -1,5 +1,6 @@
 /** CUDA events: markers in a stream for ordering, completion checks and timing. */
 import { booleanOption } from './boolean-option.js';
+import { describeValue } from './describe-value.js';
 import { nativeCudaStatus, native, type NativeHandle } from './native.js';
 import { CudaUnavailableError, DisposedError, TensorArgumentError } from './errors.js';
 import { checkOptionKeys, type OptionKeys } from './option-keys.js';
@@ -56,7 +57,7 @@ export class Event {
    */
   record(stream?: Stream): this {
     const s = stream ?? Stream.current(this.#device ?? undefined);
-    if (!(s instanceof Stream)) throw new TensorArgumentError(`Event.record: expected a Stream, got ${String(s)}`);
+    if (!(s instanceof Stream)) throw new TensorArgumentError(`Event.record: expected a Stream, got ${describeValue(s)}`);
     native().eventRecord(this._live('Event.record'), s._live('Event.record'));
     this.#device = s.device;
     return this;
@@ -77,7 +78,7 @@ export class Event {
    * @throws {TensorArgumentError} for events never recorded or without timing.
    */
   elapsedMs(end: Event): number {
-    if (!(end instanceof Event)) throw new TensorArgumentError(`Event.elapsedMs: expected an Event, got ${String(end)}`);
+    if (!(end instanceof Event)) throw new TensorArgumentError(`Event.elapsedMs: expected an Event, got ${describeValue(end)}`);
     return native().eventElapsedMs(this._live('Event.elapsedMs'), end._live('Event.elapsedMs'));
   }
 

@@ -2,6 +2,7 @@
  * CUDA graphs captured from JavaScript: the work a synchronous function enqueues on a stream is
  * recorded into a graph, instantiated, and replayed later at the same device addresses.
  */
+import { describeValue } from './describe-value.js';
 import { CudaGraphStateError, CudaUnavailableError, DisposedError, TensorArgumentError } from './errors.js';
 import { native, nativeCudaStatus, type NativeHandle } from './native.js';
 import { checkOptionKeys, type OptionKeys } from './option-keys.js';
@@ -90,7 +91,7 @@ export class CudaGraph {
     checkOptionKeys(options, CAPTURE_OPTIONS, where);
     let stream = options.stream;
     if (stream !== undefined && !(stream instanceof Stream)) {
-      throw new TensorArgumentError(`${where}: options.stream must be a Stream, got ${String(stream)}`);
+      throw new TensorArgumentError(`${where}: options.stream must be a Stream, got ${describeValue(stream)}`);
     }
     if (stream === undefined) stream = this.#ownStream ??= new Stream();
     if (stream.isDefault) {
@@ -122,7 +123,7 @@ export class CudaGraph {
     const handle = this._live(where);
     if (!this.#captured) throw new CudaGraphStateError(`${where}: nothing to replay; capture() first`);
     const s = stream ?? Stream.current(this.#device!);
-    if (!(s instanceof Stream)) throw new TensorArgumentError(`${where}: expected a Stream, got ${String(s)}`);
+    if (!(s instanceof Stream)) throw new TensorArgumentError(`${where}: expected a Stream, got ${describeValue(s)}`);
     native().graphReplay(handle, s._live(where));
   }
 
@@ -154,7 +155,7 @@ export class CudaGraph {
   holdsStorageOf(tensor: Tensor): boolean {
     const where = 'CudaGraph.holdsStorageOf';
     const handle = this._live(where);
-    if (!(tensor instanceof Tensor)) throw new TensorArgumentError(`${where}: expected a Tensor, got ${String(tensor)}`);
+    if (!(tensor instanceof Tensor)) throw new TensorArgumentError(`${where}: expected a Tensor, got ${describeValue(tensor)}`);
     tensor._check(where);
     return native().graphPoolHolds(handle, tensor._storage._live(where));
   }

@@ -7,6 +7,7 @@
  * view that selects some limbs of every component (`narrow` on the limb dimension) is accepted
  * without a copy. Every check runs before anything is enqueued, so a rejected call changes nothing.
  */
+import { describeValue } from './describe-value.js';
 import { DeviceMismatchError, DTypeMismatchError, ShapeMismatchError, TensorArgumentError, TensorDisposedError } from './errors.js';
 import { type DeviceLike } from './device.js';
 import { formatShape } from './layout.js';
@@ -130,7 +131,7 @@ export const KERNEL_MAX_LIMBS = 128;
 
 /** Checks that `t` is a live uint64 Tensor. @internal */
 export function checkU64(t: unknown, name: string, op: string): Tensor {
-  if (!(t instanceof Tensor)) throw new TensorArgumentError(`${op}: ${name} must be a Tensor, got ${String(t)}`);
+  if (!(t instanceof Tensor)) throw new TensorArgumentError(`${op}: ${name} must be a Tensor, got ${describeValue(t)}`);
   if (t._disposed) throw new TensorDisposedError(`${op}: ${name} was disposed (use after dispose)`);
   if (t.dtype !== 'uint64') throw new DTypeMismatchError(`${op}: ${name} must be uint64, got ${t.dtype}`);
   return t;
@@ -208,7 +209,7 @@ export function polyGeometry(t: Tensor, name: string, op: string): PolyGeometry 
 export function galoisElementArg(g: unknown, n: number, op: string): bigint {
   const v = typeof g === 'bigint' ? g : typeof g === 'number' && Number.isSafeInteger(g) ? BigInt(g) : -1n;
   if (v < 1n || v >= BigInt(2 * n) || (v & 1n) === 0n) {
-    throw new TensorArgumentError(`${op}: galoisElement must be odd and in [1, 2N = ${2 * n}), got ${String(g)}`);
+    throw new TensorArgumentError(`${op}: galoisElement must be odd and in [1, 2N = ${2 * n}), got ${describeValue(g)}`);
   }
   return v;
 }
@@ -304,7 +305,7 @@ export function limbMap(limbToPrime: Uint32Array | readonly number[] | undefined
     return map;
   }
   if (!(limbToPrime instanceof Uint32Array) && !Array.isArray(limbToPrime)) {
-    throw new TensorArgumentError(`${op}: limbToPrime must be a Uint32Array or an array of integers, got ${String(limbToPrime)}`);
+    throw new TensorArgumentError(`${op}: limbToPrime must be a Uint32Array or an array of integers, got ${describeValue(limbToPrime)}`);
   }
   if (limbToPrime.length !== limbs) {
     throw new TensorArgumentError(`${op}: limbToPrime has ${limbToPrime.length} entries but the operand has ${limbs} limbs`);
@@ -312,7 +313,7 @@ export function limbMap(limbToPrime: Uint32Array | readonly number[] | undefined
   for (let i = 0; i < limbs; i++) {
     const p = limbToPrime[i]!;
     if (!Number.isInteger(p) || p < 0 || p >= numPrimes) {
-      throw new TensorArgumentError(`${op}: limbToPrime[${i}] must be an integer in [0, ${numPrimes}), got ${String(p)}`);
+      throw new TensorArgumentError(`${op}: limbToPrime[${i}] must be an integer in [0, ${numPrimes}), got ${describeValue(p)}`);
     }
   }
   return limbToPrime instanceof Uint32Array ? limbToPrime : Uint32Array.from(limbToPrime);
@@ -324,12 +325,12 @@ export function limbMap(limbToPrime: Uint32Array | readonly number[] | undefined
  */
 export function primeArray(primes: readonly (bigint | number)[], name: string, op: string): BigUint64Array {
   if (!Array.isArray(primes) || primes.length === 0 || primes.length > KERNEL_MAX_LIMBS) {
-    throw new TensorArgumentError(`${op}: ${name} must be an array of 1 to ${KERNEL_MAX_LIMBS} primes, got ${String(primes)}`);
+    throw new TensorArgumentError(`${op}: ${name} must be an array of 1 to ${KERNEL_MAX_LIMBS} primes, got ${describeValue(primes)}`);
   }
   const out = new BigUint64Array(primes.length);
   primes.forEach((p, i) => {
     const q = typeof p === 'bigint' ? p : typeof p === 'number' && Number.isSafeInteger(p) ? BigInt(p) : -1n;
-    if (q < 2n || q >= 1n << 62n) throw new TensorArgumentError(`${op}: ${name}[${i}] must be a prime below 2^62, got ${String(p)}`);
+    if (q < 2n || q >= 1n << 62n) throw new TensorArgumentError(`${op}: ${name}[${i}] must be a prime below 2^62, got ${describeValue(p)}`);
     out[i] = q;
   });
   return out;

@@ -1,4 +1,5 @@
 /** Shape and stride arithmetic for strided tensors (strides in elements). */
+import { describeValue } from './describe-value.js';
 import { TensorArgumentError } from './errors.js';
 
 /**
@@ -13,13 +14,13 @@ export function checkShape(shape: unknown, where: string): readonly number[] {
 /** The checks of {@link checkShape}, without the copy. */
 function validateShape(shape: unknown, where: string): asserts shape is number[] {
   if (!Array.isArray(shape)) {
-    throw new TensorArgumentError(`${where}: expected a shape (an array of non-negative integers), got ${String(shape)}`);
+    throw new TensorArgumentError(`${where}: expected a shape (an array of non-negative integers), got ${describeValue(shape)}`);
   }
   let numel = 1;
   for (let i = 0; i < shape.length; i++) {
     const d: unknown = shape[i];
     if (typeof d !== 'number' || !Number.isSafeInteger(d) || d < 0) {
-      throw new TensorArgumentError(`${where}: shape[${i}] must be a non-negative integer, got ${String(d)}`);
+      throw new TensorArgumentError(`${where}: shape[${i}] must be a non-negative integer, got ${describeValue(d)}`);
     }
     numel *= d;
     if (!Number.isSafeInteger(numel)) throw new TensorArgumentError(`${where}: shape [${shape.join(', ')}] is too large`);
@@ -116,7 +117,7 @@ export function formatShape(shape: readonly number[]): string {
  */
 export function normalizeDim(dim: number, ndim: number, where: string): number {
   if (!Number.isSafeInteger(dim) || dim < -ndim || dim >= ndim) {
-    throw new TensorArgumentError(`${where}: dim must be an integer in [${-ndim}, ${ndim - 1}], got ${String(dim)}`);
+    throw new TensorArgumentError(`${where}: dim must be an integer in [${-ndim}, ${ndim - 1}], got ${describeValue(dim)}`);
   }
   return dim < 0 ? dim + ndim : dim;
 }

@@ -3,6 +3,7 @@
  * product that is rescaled next, as in the usual multiply + relinearize + rescale.
  */
 import { modDownArguments, type BasisConversionTables, type ModDownNttOptions } from './basis-conversion.js';
+import { describeValue } from './describe-value.js';
 import { ShapeMismatchError, TensorArgumentError } from './errors.js';
 import { kernels, outputOperand, withScratch } from './kernel-checks.js';
 import { type NttTables } from './ntt.js';
@@ -39,7 +40,7 @@ export function modDownRescaleNtt(
 ): Tensor {
   const a = modDownArguments('modDownRescaleNtt', x, ntt, conversion, constants, options);
   const { op, t, q, p, g, map } = a;
-  if (!(rescale instanceof RescaleTables)) throw new TensorArgumentError(`${op}: rescale must be RescaleTables, got ${String(rescale)}`);
+  if (!(rescale instanceof RescaleTables)) throw new TensorArgumentError(`${op}: rescale must be RescaleTables, got ${describeValue(rescale)}`);
   rescale._checkFor(x, op);
   if (rescale.numDst + 1 !== q) {
     throw new ShapeMismatchError(`${op}: the rescale tables drop the last of ${rescale.numDst + 1} limbs, but ModDown leaves ${q}`);

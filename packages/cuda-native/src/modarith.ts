@@ -8,6 +8,7 @@
  * limb `l` is below `moduli[l]`), otherwise results are unspecified (but memory-safe).
  * CUDA kernels are enqueued on the current stream of the tensors' device and never block.
  */
+import { describeValue } from './describe-value.js';
 import { type DeviceLike } from './device.js';
 import {
   DeviceMismatchError,
@@ -68,7 +69,7 @@ const operandScratch: OperandGeometry = { count: 0, batchStride: 0, dense: true 
 
 // Hot path of every kernel call: no allocation unless an error is thrown.
 function checkOperand(t: unknown, name: string, op: string): Tensor {
-  if (!(t instanceof Tensor)) throw new TensorArgumentError(`${op}: ${name} must be a Tensor, got ${String(t)}`);
+  if (!(t instanceof Tensor)) throw new TensorArgumentError(`${op}: ${name} must be a Tensor, got ${describeValue(t)}`);
   if (t._disposed) throw new TensorDisposedError(`${op}: ${name} was disposed (use after dispose)`);
   if (t.dtype !== 'uint64') throw new DTypeMismatchError(`${op}: ${name} must be uint64, got ${t.dtype}`);
   if (!t._contiguous) {
@@ -217,7 +218,7 @@ function zeroExtendOption(options: AdditiveModOptions | undefined, op: string): 
   checkOptionKeys(options, ADDITIVE_OPTIONS, op);
   const z = options?.zeroExtend;
   if (z === undefined || z === false) return false;
-  if (z !== true) throw new TensorArgumentError(`${op}: options.zeroExtend must be a boolean, got ${String(z)}`);
+  if (z !== true) throw new TensorArgumentError(`${op}: options.zeroExtend must be a boolean, got ${describeValue(z)}`);
   return true;
 }
 
@@ -425,14 +426,14 @@ const MAX_MODULUS = 1n << 62n;
 export function modulusTable(primes: readonly (bigint | number)[], options: { device?: DeviceLike } = {}): Tensor {
   checkOptionKeys(options, MODULUS_TABLE_OPTIONS, 'modulusTable');
   if (!Array.isArray(primes) || primes.length === 0) {
-    throw new TensorArgumentError(`modulusTable: expected a non-empty array of moduli, got ${String(primes)}`);
+    throw new TensorArgumentError(`modulusTable: expected a non-empty array of moduli, got ${describeValue(primes)}`);
   }
   const table = new BigUint64Array(primes.length * 3);
   primes.forEach((p, i) => {
     let q: bigint;
     if (typeof p === 'bigint') q = p;
     else if (typeof p === 'number' && Number.isSafeInteger(p)) q = BigInt(p);
-    else throw new TensorArgumentError(`modulusTable: primes[${i}] must be a bigint or a safe integer, got ${String(p)}`);
+    else throw new TensorArgumentError(`modulusTable: primes[${i}] must be a bigint or a safe integer, got ${describeValue(p)}`);
     if (q < 3n || q >= MAX_MODULUS || (q & 1n) === 0n) {
       throw new TensorArgumentError(`modulusTable: primes[${i}] must be odd with 3 <= q < 2^62, got ${q}`);
     }

@@ -16,6 +16,7 @@
  * CUDA calls are enqueued on the current stream of the tensors' device and never block; only the
  * output (when none is given) is allocated, through the caching allocator.
  */
+import { describeValue } from './describe-value.js';
 import { ShapeMismatchError, TensorArgumentError } from './errors.js';
 import { checkContiguousU64, galoisElementArg, kernels, KERNEL_MAX_LOG_N, KERNEL_MIN_LOG_N, overlaps, sameDevice } from './kernel-checks.js';
 import { formatShape, sameShape } from './layout.js';
@@ -69,7 +70,7 @@ export function mulAccumulateMod(a: readonly Tensor[], b: readonly Tensor[], mod
   checkOptionKeys(options, MUL_ACCUMULATE_OPTIONS, op);
   if (!Array.isArray(a) || !Array.isArray(b) || a.length === 0 || a.length !== b.length) {
     throw new TensorArgumentError(
-      `${op}: a and b must be non-empty arrays of tensors of equal length, got ${Array.isArray(a) ? a.length : String(a)} and ${Array.isArray(b) ? b.length : String(b)}`,
+      `${op}: a and b must be non-empty arrays of tensors of equal length, got ${Array.isArray(a) ? a.length : describeValue(a)} and ${Array.isArray(b) ? b.length : describeValue(b)}`,
     );
   }
   const first = checkContiguousU64(a[0], 'a[0]', op);

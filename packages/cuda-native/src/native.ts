@@ -10,7 +10,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { NativeLoadError, nativeErrorFactory, type NativeLoadAttempt } from './errors.js';
+import { describeValue } from './describe-value.js';
+import { NativeLoadError, TensorArgumentError, nativeErrorFactory, type NativeLoadAttempt } from './errors.js';
 import { nativeBuildAdvice } from './native-build-advice.js';
 import type { CudaGraphNodeCounts } from './graph.js';
 
@@ -223,13 +224,27 @@ export function native(): NativeBinding {
  * Loads the addon now, from `candidates` (default: {@link defaultNativeCandidates}), instead of
  * at first use; the first successful load becomes the addon this package uses. Returns the paths
  * it loaded from.
+ * @throws {TensorArgumentError} when `candidates` is not an array of `{ path, source }` strings.
  * @throws {NativeLoadError} listing every candidate tried, with its reason and how to fix it.
  */
 export function loadNative(candidates: readonly NativeCandidate[] = defaultNativeCandidates()): NativeCandidate {
-  const attempts: NativeCandidate[] = [...candidates];
+  const attempts: NativeCandidate[] = checkCandidates(candidates);
   const binding = loadBinding(attempts);
   loaded ??= binding;
   return loadedFrom(attempts, binding);
+}
+
+function checkCandidates(candidates: unknown): NativeCandidate[] {
+  if (!Array.isArray(candidates)) {
+    throw new TensorArgumentError(`loadNative: expected an array of { path, source } candidates, got ${describeValue(candidates)}`);
+  }
+  return candidates.map((c: unknown, i) => {
+    const { path: file, source } = (typeof c === 'object' && c !== null ? c : {}) as { path?: unknown; source?: unknown };
+    if (typeof file !== 'string' || typeof source !== 'string') {
+      throw new TensorArgumentError(`loadNative: candidates[${i}] must be { path, source } with two strings, got ${describeValue(c)}`);
+    }
+    return { path: file, source };
+  });
 }
 
 function loadedFrom(candidates: readonly NativeCandidate[], binding: NativeBinding): NativeCandidate {

@@ -7,6 +7,7 @@
  * exactly. CUDA calls are enqueued on the current stream and allocate only through the caching
  * allocator (the output, when none is given), so a sequence of them can be captured in a CUDA Graph.
  */
+import { describeValue } from './describe-value.js';
 import { type DeviceLike } from './device.js';
 import { TensorArgumentError } from './errors.js';
 import {
@@ -61,7 +62,7 @@ export class NttTables extends KernelTables {
     const op = 'NttTables.build';
     checkOptionKeys(options, NTT_TABLES_OPTIONS, op);
     if (!Number.isInteger(logN) || logN < KERNEL_MIN_LOG_N || logN > KERNEL_MAX_LOG_N) {
-      throw new TensorArgumentError(`${op}: logN must be an integer in [${KERNEL_MIN_LOG_N}, ${KERNEL_MAX_LOG_N}], got ${String(logN)}`);
+      throw new TensorArgumentError(`${op}: logN must be an integer in [${KERNEL_MIN_LOG_N}, ${KERNEL_MAX_LOG_N}], got ${describeValue(logN)}`);
     }
     const array = primeArray(primes, 'primes', op);
     const built = kernels().nttTablesBuild(logN, array);
@@ -111,12 +112,12 @@ function digitSkipArguments(skip: NttDigitSkip | undefined, a: Tensor, out: Tens
   if (skip === undefined) return [0, 0];
   const op = 'nttForward';
   if (typeof skip !== 'object' || skip === null) {
-    throw new TensorArgumentError(`${op}: skipDigitLimbs must be an object { digitSize, qLimbs }, got ${String(skip)}`);
+    throw new TensorArgumentError(`${op}: skipDigitLimbs must be an object { digitSize, qLimbs }, got ${describeValue(skip)}`);
   }
   const { digitSize, qLimbs } = skip;
   if (!Number.isInteger(digitSize) || digitSize < 1 || !Number.isInteger(qLimbs) || qLimbs < 0 || qLimbs > limbs) {
     throw new TensorArgumentError(
-      `${op}: skipDigitLimbs needs a positive integer digitSize and an integer qLimbs in [0, ${limbs}] (the limb count), got ${String(digitSize)} and ${String(qLimbs)}`,
+      `${op}: skipDigitLimbs needs a positive integer digitSize and an integer qLimbs in [0, ${limbs}] (the limb count), got ${describeValue(digitSize)} and ${describeValue(qLimbs)}`,
     );
   }
   if (out !== a) throw new TensorArgumentError(`${op}: skipDigitLimbs leaves limbs as they are, so it needs out to be a (in place)`);
@@ -133,7 +134,7 @@ function digitSkipArguments(skip: NttDigitSkip | undefined, a: Tensor, out: Tens
  *   disposed or live on another device.
  */
 export function checkNttTablesFor(tables: unknown, name: string, ref: Tensor, refName: string, n: number, op: string): NttTables {
-  if (!(tables instanceof NttTables)) throw new TensorArgumentError(`${op}: ${name} must be NttTables, got ${String(tables)}`);
+  if (!(tables instanceof NttTables)) throw new TensorArgumentError(`${op}: ${name} must be NttTables, got ${describeValue(tables)}`);
   tables._checkFor(ref, op);
   if (n !== 2 ** tables.logN) {
     throw new TensorArgumentError(`${op}: ${refName} has N = ${n} but the NTT tables are for N = 2^${tables.logN} = ${2 ** tables.logN}`);

@@ -46,8 +46,8 @@ describe('checkOptionKeys', () => {
 
   it('refuses options that are not an object', () => {
     expect(() => checkOptionKeys(null, known, 'f')).toThrow(new TensorArgumentError('f: options must be an object, got null'));
-    expect(() => checkOptionKeys(true, known, 'f')).toThrow(new TensorArgumentError('f: options must be an object, got boolean true'));
-    expect(() => checkOptionKeys('out', known, 'f')).toThrow(new TensorArgumentError('f: options must be an object, got string out'));
+    expect(() => checkOptionKeys(true, known, 'f')).toThrow(new TensorArgumentError('f: options must be an object, got true'));
+    expect(() => checkOptionKeys('out', known, 'f')).toThrow(new TensorArgumentError('f: options must be an object, got "out"'));
   });
 });
 

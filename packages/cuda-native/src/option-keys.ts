@@ -1,4 +1,5 @@
 /** The check of an options argument's keys, shared by every function of this package that takes options. */
+import { describeValue } from './describe-value.js';
 import { TensorArgumentError } from './errors.js';
 
 /**
@@ -19,7 +20,7 @@ export type OptionKeys<T> = { readonly [K in keyof Required<T>]: true };
 export function checkOptionKeys(options: unknown, known: Readonly<Record<string, true>>, where: string): void {
   if (options === undefined) return;
   if (options === null || typeof options !== 'object') {
-    throw new TensorArgumentError(`${where}: options must be an object, got ${options === null ? 'null' : `${typeof options} ${String(options)}`}`);
+    throw new TensorArgumentError(`${where}: options must be an object, got ${describeValue(options)}`);
   }
   for (const key in options) {
     if (known[key] !== true) {

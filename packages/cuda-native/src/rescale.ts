@@ -7,6 +7,7 @@
  * CUDA calls are enqueued on the current stream; only outputs (when none are given) and scratch
  * are allocated, through the caching allocator.
  */
+import { describeValue } from './describe-value.js';
 import { type DeviceLike } from './device.js';
 import { ShapeMismatchError, TensorArgumentError } from './errors.js';
 import { formatShape } from './layout.js';
@@ -56,7 +57,7 @@ export interface RescaleOptions {
 const RESCALE_OPTIONS: OptionKeys<RescaleOptions> = { out: true };
 
 function checkTables(t: unknown, op: string): RescaleTables {
-  if (!(t instanceof RescaleTables)) throw new TensorArgumentError(`${op}: tables must be RescaleTables, got ${String(t)}`);
+  if (!(t instanceof RescaleTables)) throw new TensorArgumentError(`${op}: tables must be RescaleTables, got ${describeValue(t)}`);
   return t;
 }
 

@@ -16,6 +16,7 @@
  * Each call must use a fresh key (or a fresh stream of a key): the same key and stream give the
  * same samples. For the same reason the CUDA kernels refuse to run inside a graph capture.
  */
+import { describeValue } from './describe-value.js';
 import { TensorArgumentError, ShapeMismatchError } from './errors.js';
 import { formatShape } from './layout.js';
 import { checkContiguousU64, checkU64, kernels, log2, overlaps, polyGeometry, sameDevice, type PolyGeometry } from './kernel-checks.js';
@@ -63,18 +64,18 @@ export class SmallDistribution {
   constructor(minimum: number, thresholds: readonly bigint[] | BigUint64Array) {
     const op = 'SmallDistribution';
     if (!Number.isSafeInteger(minimum) || minimum <= -(2 ** 31)) {
-      throw new TensorArgumentError(`${op}: minimum must be an integer above -2^31, got ${String(minimum)}`);
+      throw new TensorArgumentError(`${op}: minimum must be an integer above -2^31, got ${describeValue(minimum)}`);
     }
     const list = thresholds instanceof BigUint64Array ? Array.from(thresholds) : thresholds;
     if (!Array.isArray(list) || list.length < 1 || list.length > SAMPLING_MAX_THRESHOLDS) {
-      throw new TensorArgumentError(`${op}: thresholds must hold 1 to ${SAMPLING_MAX_THRESHOLDS} entries, got ${String(thresholds)}`);
+      throw new TensorArgumentError(`${op}: thresholds must hold 1 to ${SAMPLING_MAX_THRESHOLDS} entries, got ${describeValue(thresholds)}`);
     }
     if (minimum + list.length > INT32_MAX) {
       throw new TensorArgumentError(`${op}: the largest value ${minimum + list.length} is above 2^31 - 1`);
     }
     const out = new BigUint64Array(list.length);
     list.forEach((t, j) => {
-      if (typeof t !== 'bigint' || t < 0n || t >= TWO_64) throw new TensorArgumentError(`${op}: thresholds[${j}] must be a bigint in [0, 2^64), got ${String(t)}`);
+      if (typeof t !== 'bigint' || t < 0n || t >= TWO_64) throw new TensorArgumentError(`${op}: thresholds[${j}] must be a bigint in [0, 2^64), got ${describeValue(t)}`);
       if (j > 0 && t < out[j - 1]!) throw new TensorArgumentError(`${op}: thresholds must not decrease, but thresholds[${j}] < thresholds[${j - 1}]`);
       out[j] = t;
     });
@@ -114,7 +115,7 @@ function keyWords(key: SamplingKey, op: string): { words: Uint32Array; stream: n
   checkOptionKeys(key, SAMPLING_KEY_KEYS, op);
   const stream = key.stream ?? 0;
   if (!Number.isInteger(stream) || stream < 0 || stream > 0xffffffff) {
-    throw new TensorArgumentError(`${op}: key.stream must be an integer in [0, 2^32), got ${String(stream)}`);
+    throw new TensorArgumentError(`${op}: key.stream must be an integer in [0, 2^32), got ${describeValue(stream)}`);
   }
   const b = key.key;
   const words = new Uint32Array(8);
@@ -123,9 +124,9 @@ function keyWords(key: SamplingKey, op: string): { words: Uint32Array; stream: n
 }
 
 function describeKey(key: unknown): string {
-  if (typeof key !== 'object' || key === null) return String(key);
+  if (typeof key !== 'object' || key === null) return describeValue(key);
   const k = (key as { key?: unknown }).key;
-  return k instanceof Uint8Array ? `${k.length} bytes` : String(k);
+  return k instanceof Uint8Array ? `${k.length} bytes` : describeValue(k);
 }
 
 /** out's geometry and moduli checked against it (see the file comment). */
@@ -178,7 +179,7 @@ export function sampleSmallMod(out: Tensor, moduli: Tensor, distributions: reado
   if (!Array.isArray(distributions) || distributions.length !== g.batch || g.batch > SAMPLING_MAX_POLYS) {
     throw new TensorArgumentError(
       `${op}: expected one SmallDistribution per polynomial of out ${formatShape(out.shape)} (${g.batch}, at most ${SAMPLING_MAX_POLYS}), got ${
-        Array.isArray(distributions) ? distributions.length : String(distributions)
+        Array.isArray(distributions) ? distributions.length : describeValue(distributions)
       }`,
     );
   }
@@ -186,7 +187,7 @@ export function sampleSmallMod(out: Tensor, moduli: Tensor, distributions: reado
   const begins = new Uint32Array(g.batch + 1);
   const minimums = new Int32Array(g.batch);
   distributions.forEach((d, b) => {
-    if (!(d instanceof SmallDistribution)) throw new TensorArgumentError(`${op}: distributions[${b}] must be a SmallDistribution, got ${String(d)}`);
+    if (!(d instanceof SmallDistribution)) throw new TensorArgumentError(`${op}: distributions[${b}] must be a SmallDistribution, got ${describeValue(d)}`);
     minimums[b] = d.minimum;
     begins[b + 1] = begins[b]! + d._thresholds.length;
   });

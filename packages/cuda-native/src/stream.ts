@@ -5,6 +5,7 @@
  * current stream lives in the addon (per thread and device); {@link withStream} changes it for the
  * duration of a synchronous function.
  */
+import { describeValue } from './describe-value.js';
 import { resolveDevice, type DeviceLike } from './device.js';
 import { DisposedError, TensorArgumentError } from './errors.js';
 import { native, type NativeHandle } from './native.js';
@@ -57,7 +58,7 @@ export class Stream {
       checkOptionKeys(options, STREAM_OPTIONS, 'new Stream()');
       const priority = options.priority ?? 0;
       if (!Number.isSafeInteger(priority)) {
-        throw new TensorArgumentError(`new Stream(): priority must be an integer, got ${String(priority)}`);
+        throw new TensorArgumentError(`new Stream(): priority must be an integer, got ${describeValue(priority)}`);
       }
       // CUDA clamps a priority to the device's range; passed as a 32-bit integer, a larger one
       // would wrap around first (a very high priority becoming a low one).
@@ -96,13 +97,13 @@ export class Stream {
 
   /** Makes future work on this stream wait for `event` (no host blocking). No-op for an event never recorded. */
   waitEvent(event: Event): void {
-    if (!(event instanceof Event)) throw new TensorArgumentError(`Stream.waitEvent: expected an Event, got ${String(event)}`);
+    if (!(event instanceof Event)) throw new TensorArgumentError(`Stream.waitEvent: expected an Event, got ${describeValue(event)}`);
     native().streamWaitEvent(this._live('Stream.waitEvent'), event._live('Stream.waitEvent'));
   }
 
   /** Makes future work on this stream wait for the work queued so far on `other`. */
   waitStream(other: Stream): void {
-    if (!(other instanceof Stream)) throw new TensorArgumentError(`Stream.waitStream: expected a Stream, got ${String(other)}`);
+    if (!(other instanceof Stream)) throw new TensorArgumentError(`Stream.waitStream: expected a Stream, got ${describeValue(other)}`);
     const marker = new Event({ enableTiming: false });
     try {
       marker.record(other);
@@ -181,7 +182,7 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
  * @throws {TypeError} when `fn` returns a Promise: the current stream cannot follow an `await`.
  */
 export function withStream<T>(stream: Stream, fn: () => T): T {
-  if (!(stream instanceof Stream)) throw new TypeError(`withStream: expected a Stream, got ${String(stream)}`);
+  if (!(stream instanceof Stream)) throw new TypeError(`withStream: expected a Stream, got ${describeValue(stream)}`);
   if (typeof fn !== 'function') throw new TypeError(`withStream: expected a function, got ${typeof fn}`);
   const handle = stream._live('withStream');
   const index = stream._deviceIndex;

@@ -13,6 +13,7 @@
  * Tensor.toArray}, blocking copies and pageable transfers make the host wait.
  */
 import { booleanOption } from './boolean-option.js';
+import { describeValue } from './describe-value.js';
 import { resolveDevice, type DeviceLike } from './device.js';
 import {
   checkDType,
@@ -240,7 +241,7 @@ export class Tensor {
     const size = this.shape[d]!;
     if (!Number.isSafeInteger(start) || !Number.isSafeInteger(length) || start < 0 || length < 0 || start + length > size) {
       throw new TensorArgumentError(
-        `${where}: start ${String(start)} and length ${String(length)} must lie within dimension ${d} of size ${size}`,
+        `${where}: start ${describeValue(start)} and length ${describeValue(length)} must lie within dimension ${d} of size ${size}`,
       );
     }
     const shape = this.shape.slice();
@@ -259,7 +260,7 @@ export class Tensor {
     const d = normalizeDim(dim, this.shape.length, where);
     const size = this.shape[d]!;
     if (!Number.isSafeInteger(index) || index < -size || index >= size) {
-      throw new TensorArgumentError(`${where}: index must be an integer in [${-size}, ${size - 1}], got ${String(index)}`);
+      throw new TensorArgumentError(`${where}: index must be an integer in [${-size}, ${size - 1}], got ${describeValue(index)}`);
     }
     const i = index < 0 ? index + size : index;
     const shape = this.shape.filter((_, k) => k !== d);
@@ -278,7 +279,7 @@ export class Tensor {
     if (!this._contiguous) {
       throw new TensorArgumentError(`${where}: needs a contiguous tensor (stride ${formatShape(this.stride)}); clone() it first`);
     }
-    if (!Array.isArray(shape)) throw new TensorArgumentError(`${where}: expected a shape array, got ${String(shape)}`);
+    if (!Array.isArray(shape)) throw new TensorArgumentError(`${where}: expected a shape array, got ${describeValue(shape)}`);
     const inferred = shape.indexOf(-1);
     let resolved: readonly number[];
     if (inferred >= 0) {
@@ -315,7 +316,7 @@ export class Tensor {
     const where = 'Tensor.copy_';
     this._check(`${where} (destination)`);
     checkOptionKeys(options, COPY_OPTIONS, where);
-    if (!(src instanceof Tensor)) throw new TensorArgumentError(`${where}: expected a source Tensor, got ${String(src)}`);
+    if (!(src instanceof Tensor)) throw new TensorArgumentError(`${where}: expected a source Tensor, got ${describeValue(src)}`);
     src._check(`${where} (source)`);
     if (!sameShape(this.shape, src.shape)) {
       throw new ShapeMismatchError(
@@ -429,7 +430,7 @@ export class Tensor {
     const where = 'Tensor.recordStream';
     this._check(where);
     if (this._dev < 0) throw new TensorArgumentError(`${where}: needs a CUDA tensor, this one is on the CPU`);
-    if (!(stream instanceof Stream)) throw new TensorArgumentError(`${where}: expected a Stream, got ${String(stream)}`);
+    if (!(stream instanceof Stream)) throw new TensorArgumentError(`${where}: expected a Stream, got ${describeValue(stream)}`);
     if (stream._deviceIndex !== this._dev) {
       throw new DeviceMismatchError(`${where}: the tensor is on ${this.device} but the stream on ${stream.device}`);
     }
@@ -463,7 +464,7 @@ export class Tensor {
 
 function checkPin(pinMemory: boolean | undefined, deviceIndex: number, where: string): boolean {
   if (pinMemory === undefined || pinMemory === false) return false;
-  if (pinMemory !== true) throw new TensorArgumentError(`${where}: pinMemory must be a boolean, got ${String(pinMemory)}`);
+  if (pinMemory !== true) throw new TensorArgumentError(`${where}: pinMemory must be a boolean, got ${describeValue(pinMemory)}`);
   if (deviceIndex >= 0) throw new TensorArgumentError(`${where}: pinMemory applies to CPU tensors only, got a CUDA device`);
   const status = nativeCudaStatus();
   if (!status.available) {
