@@ -73,5 +73,6 @@ describe('HE-standard bound', () => {
   it('refuses ring sizes outside the table', () => {
     expect(() => maxLogQpFor128BitSecurity(9)).toThrow(/^logN: expected an integer in \[10, 17\], got 9/);
     expect(() => maxLogQpFor128BitSecurity(18)).toThrow(/got 18/);
+    expect(() => maxLogQpFor128BitSecurity('14' as unknown as number)).toThrow(/got "14"$/);
   });
 });

@@ -1,3 +1,4 @@
+import { describeInput } from '../describeInput.js';
 import { UnknownPresetError } from './errors.js';
 import { generatePrimes } from './primes.js';
 
@@ -107,7 +108,7 @@ export function presetSpec(name: string): CkksPresetSpec {
   if (found === undefined) {
     throw new UnknownPresetError(
       'preset',
-      `unknown CKKS preset ${typeof name === 'string' ? `'${name}'` : String(name)}; valid presets are ${ckksPresetNames()
+      `unknown CKKS preset ${typeof name === 'string' ? `'${name}'` : describeInput(name)}; valid presets are ${ckksPresetNames()
         .map((n) => `'${n}'`)
         .join(', ')}`,
     );

@@ -1,3 +1,4 @@
+import { describeInput } from '../describeInput.js';
 import { unknownOption, type OptionKeys } from '../optionKeys.js';
 import { CkksParameterError } from './errors.js';
 
@@ -108,7 +109,7 @@ const PRIME_GENERATION_OPTIONS: OptionKeys<PrimeGenerationOptions> = { bits: tru
 
 function requireInteger(field: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new CkksParameterError(field, `expected an integer in [${min}, ${max}], got ${String(value)}`);
+    throw new CkksParameterError(field, `expected an integer in [${min}, ${max}], got ${describeInput(value)}`);
   }
   return value;
 }

@@ -1,3 +1,4 @@
+import { describeInput } from '../describeInput.js';
 import { CkksParameterError } from './errors.js';
 
 /**
@@ -34,9 +35,9 @@ export const MAX_LOG_N = 17;
  * @throws {CkksParameterError} when `logN` is not an integer in [MIN_LOG_N, MAX_LOG_N].
  */
 export function maxLogQpFor128BitSecurity(logN: number): number {
-  const bound = HE_STANDARD_128_BIT_MAX_LOG_QP[logN];
+  const bound = typeof logN === 'number' ? HE_STANDARD_128_BIT_MAX_LOG_QP[logN] : undefined;
   if (bound === undefined) {
-    throw new CkksParameterError('logN', `expected an integer in [${MIN_LOG_N}, ${MAX_LOG_N}], got ${String(logN)}`);
+    throw new CkksParameterError('logN', `expected an integer in [${MIN_LOG_N}, ${MAX_LOG_N}], got ${describeInput(logN)}`);
   }
   return bound;
 }

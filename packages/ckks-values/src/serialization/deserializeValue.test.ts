@@ -78,7 +78,7 @@ describe('deserializeValue rejects', () => {
       [{ type: {} }, 'type', /expected a value class such as Ciphertext or KeySwitchingKey, found an object/],
       [{ type: 'Ciphertext' }, 'type', /found string/],
       [{ device: 'gpu' }, 'device', /expected 'cpu', 'cuda', 'cuda:N' or a Device: /],
-      [{ allowSecret: 'yes' }, 'allowSecret', /expected a boolean, found yes/],
+      [{ allowSecret: 'yes' }, 'allowSecret', /expected a boolean, found "yes"/],
       // A foreign or misspelt key would otherwise be ignored: `expect` would check no type at all.
       [{ expect: Ciphertext }, 'options', /^options: unknown option "expect"; expected parameters, device, allowSecret, type$/],
       [{ allowSecrets: true }, 'options', /unknown option "allowSecrets"/],

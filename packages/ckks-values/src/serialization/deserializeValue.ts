@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Device, Tensor, type DeviceLike } from '@fhelium/cuda-native';
 import { metadataEquals, metadataFromJSON, type CanonicalMetadata, type MetadataValue } from '@fhelium/signature';
+import { describeInput } from '../describeInput.js';
 import { unknownOption, type OptionKeys } from '../optionKeys.js';
 import { CkksParameters } from '../params/CkksParameters.js';
 import { contextIdOf } from '../params/contextId.js';
@@ -83,7 +84,7 @@ export function checkDeserializeOptions(options: DeserializeOptions<CkksValue>):
     throw new CkksSerializationError('type', `expected a value class such as Ciphertext or KeySwitchingKey, found ${type === null ? 'null' : typeof type === 'object' ? 'an object' : typeof type}`);
   }
   if (allowSecret !== undefined && typeof allowSecret !== 'boolean') {
-    throw new CkksSerializationError('allowSecret', `expected a boolean, found ${String(allowSecret)}`);
+    throw new CkksSerializationError('allowSecret', `expected a boolean, found ${describeInput(allowSecret)}`);
   }
   if (device !== undefined) {
     try {

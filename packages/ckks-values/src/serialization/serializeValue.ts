@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { describeInput } from '../describeInput.js';
 import { unknownOption, type OptionKeys } from '../optionKeys.js';
 import { CkksValue } from '../values/CkksValue.js';
 import { CKKS_VALUE_KINDS } from '../values/valueKinds.js';
@@ -27,7 +28,7 @@ const SERIALIZE_OPTIONS: OptionKeys<SerializeOptions> = { allowSecret: true };
  */
 export function serializeValue(value: CkksValue, options: SerializeOptions = {}): Uint8Array {
   if (!(value instanceof CkksValue) || !CKKS_VALUE_KINDS.has(value.typeName)) {
-    throw new CkksSerializationError('value', `expected a CKKS value (Ciphertext, Plaintext or a key), found ${String(value)}`);
+    throw new CkksSerializationError('value', `expected a CKKS value (Ciphertext, Plaintext or a key), found ${describeInput(value)}`);
   }
   if (options === null || typeof options !== 'object') {
     throw new CkksSerializationError('options', `expected an options object such as { allowSecret: true }, found ${options === null ? 'null' : typeof options}`);

@@ -5,8 +5,8 @@ import { BORROWED, buildState, CkksValue, formatScale, type CkksValueState } fro
 import { defineValueKind, type CkksValueKind } from './CkksValueKind.js';
 import { CkksValueError } from './errors.js';
 import { checkKeyId } from './keyId.js';
+import { describeInput } from '../describeInput.js';
 import {
-  describeInput,
   requireData,
   requireDomain,
   requireLevel,

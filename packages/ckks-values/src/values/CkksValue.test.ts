@@ -184,3 +184,16 @@ describe('CkksValue._componentLimbs', () => {
     }
   });
 });
+
+describe('basisPrimes', () => {
+  it('lists q_0..q_level, then the special primes for QP', () => {
+    expect(basisPrimes(parameters, 1, 'Q')).toEqual(parameters.qPrimes.slice(0, 2));
+    expect(basisPrimes(parameters, 0, 'QP')).toEqual([parameters.qPrimes[0], ...parameters.pPrimes]);
+  });
+
+  it('refuses what is not parameters, a level or a basis, naming it', () => {
+    expect(() => basisPrimes(Object.create(null) as never, 0, 'Q')).toThrow(new CkksValueError('basisPrimes', 'parameters', 'expected a CkksParameters, got an object (no prototype)'));
+    expect(() => basisPrimes(parameters, parameters.maxLevel + 1, 'Q')).toThrow(/^basisPrimes: level: expected an integer in \[0, \d+\]/);
+    expect(() => basisPrimes(parameters, 0, 'P' as never)).toThrow(new CkksValueError('basisPrimes', 'basis', `expected 'Q' or 'QP', got "P"`));
+  });
+});

@@ -1,5 +1,6 @@
 import { canonicalizeMetadata, type CanonicalMetadata, type MetadataValue, type TensorResident } from '@fhelium/signature';
 import type { DeviceLike, Tensor } from '@fhelium/cuda-native';
+import { describeInput } from '../describeInput.js';
 import type { CkksParameters } from '../params/CkksParameters.js';
 import { CkksValueError } from './errors.js';
 import {
@@ -416,7 +417,7 @@ export abstract class CkksValue implements TensorResident {
     if (cached !== undefined) return cached;
     const size = this.#data.shape[0]!;
     if (!Number.isInteger(index) || index < 0 || index >= size) {
-      throw new CkksValueError(this.valueType, '_component', `expected an index in [0, ${size - 1}] of dimension 0, got ${String(index)}`);
+      throw new CkksValueError(this.valueType, '_component', `expected an index in [0, ${size - 1}] of dimension 0, got ${describeInput(index)}`);
     }
     const view = this.#data.select(0, index);
     views[index] = view;
@@ -449,7 +450,7 @@ export abstract class CkksValue implements TensorResident {
     const cached = byLimbs[limbs];
     if (cached !== undefined) return cached;
     if (!Number.isInteger(limbs) || limbs < 1 || limbs > size) {
-      throw new CkksValueError(this.valueType, '_componentLimbs', `expected a limb count in [1, ${size}] for component ${index}, got ${String(limbs)}`);
+      throw new CkksValueError(this.valueType, '_componentLimbs', `expected a limb count in [1, ${size}] for component ${index}, got ${describeInput(limbs)}`);
     }
     const view = component.narrow(0, 0, limbs);
     byLimbs[limbs] = view;

@@ -1,11 +1,13 @@
 import type { Tensor } from '@fhelium/cuda-native';
 import { type OptionKeys } from '../optionKeys.js';
 import type { CkksParameters } from '../params/CkksParameters.js';
+import { MAX_LOG_N, MIN_LOG_N } from '../params/security.js';
 import { BORROWED, type CkksValueState } from './CkksValue.js';
 import { defineValueKind, type CkksValueKind } from './CkksValueKind.js';
 import { CkksValueError } from './errors.js';
 import { KeySwitchingKey, planKeySwitchingKey, type KeySwitchingKeyOptions } from './KeySwitchingKey.js';
-import { describeInput, requireData, requireOptions, requireParameters } from './layout.js';
+import { describeInput } from '../describeInput.js';
+import { requireData, requireOptions, requireParameters } from './layout.js';
 
 const TYPE = 'RotationKey';
 
@@ -21,9 +23,13 @@ const ROTATION_KEY_OPTIONS: OptionKeys<RotationKeyOptions> = { parameters: true,
 
 /**
  * The left-rotation step k in [1, N/2) with 5^k ≡ g (mod 2N).
- * @throws {CkksValueError} naming `galoisElement` unless g is in (1, 2N) and ≡ 1 (mod 4).
+ * @throws {CkksValueError} naming `galoisElement` unless g is in (1, 2N) and ≡ 1 (mod 4), or
+ *   naming `logN` unless it is an integer in [MIN_LOG_N, MAX_LOG_N].
  */
 export function rotationStepsOf(galoisElement: unknown, logN: number): number {
+  if (typeof logN !== 'number' || !Number.isInteger(logN) || logN < MIN_LOG_N || logN > MAX_LOG_N) {
+    throw new CkksValueError(TYPE, 'logN', `expected an integer in [${MIN_LOG_N}, ${MAX_LOG_N}], got ${describeInput(logN)}`);
+  }
   const twoN = 2 ** (logN + 1);
   if (typeof galoisElement !== 'number' || !Number.isInteger(galoisElement) || galoisElement <= 1 || galoisElement >= twoN) {
     throw new CkksValueError(TYPE, 'galoisElement', `expected an integer in (1, 2N = ${twoN}), got ${describeInput(galoisElement)}`);

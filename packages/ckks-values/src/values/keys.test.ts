@@ -100,6 +100,7 @@ describe('key-switching keys', () => {
     let g = 1;
     for (let i = 0; i < N / 2 - 1; i += 1) g = (g * 5) % (2 * N);
     expect(rotationStepsOf(g, parameters.logN)).toBe(N / 2 - 1);
+    expect(() => rotationStepsOf(5, '10' as unknown as number)).toThrow(new CkksValueError('RotationKey', 'logN', 'expected an integer in [10, 17], got "10"'));
   });
 
   it.each([

@@ -1,4 +1,5 @@
 import { Tensor } from '@fhelium/cuda-native';
+import { describeInput } from '../describeInput.js';
 import { unknownOption } from '../optionKeys.js';
 import { CkksParameters } from '../params/CkksParameters.js';
 import { CkksValueError } from './errors.js';
@@ -27,28 +28,22 @@ export const RESIDUE_REPRESENTATION = 'rns-u64';
 /** The one residue representation of this schema version. */
 export type ResidueRepresentation = typeof RESIDUE_REPRESENTATION;
 
-/** The primes of the limbs of a value at `level` over `basis`, in limb order. */
+/**
+ * The primes of the limbs of a value at `level` over `basis`, in limb order.
+ * @throws {CkksValueError} (value type `basisPrimes`) unless `parameters` is a {@link CkksParameters},
+ *   `level` an integer in [0, maxLevel] and `basis` `'Q'` or `'QP'`.
+ */
 export function basisPrimes(parameters: CkksParameters, level: number, basis: ModulusBasis): readonly bigint[] {
+  requireLevel('basisPrimes', requireParameters('basisPrimes', parameters), level);
+  requireBasis('basisPrimes', basis);
   const q = parameters.qPrimes.slice(0, level + 1);
   return Object.freeze(basis === 'QP' ? [...q, ...parameters.pPrimes] : q);
 }
 
-function show(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'bigint') return `${value}n`;
-  if (Array.isArray(value)) return `[${value.map(show).join(', ')}]`;
-  if (value instanceof Tensor) return value.toString();
-  if (value !== null && typeof value === 'object') return `an object (${value.constructor?.name ?? 'no prototype'})`;
-  return String(value);
-}
-
-/** Describes any value for an error message. */
-export const describeInput = show;
-
 /** @throws {CkksValueError} unless `options` is an object holding no key outside `known`. */
 export function requireOptions(valueType: string, options: unknown, known: Readonly<Record<string, true>>): Record<string, unknown> {
   if (options === null || typeof options !== 'object') {
-    throw new CkksValueError(valueType, 'options', `expected an options object, got ${show(options)}`);
+    throw new CkksValueError(valueType, 'options', `expected an options object, got ${describeInput(options)}`);
   }
   const unknown = unknownOption(options, known);
   if (unknown !== null) throw new CkksValueError(valueType, 'options', unknown);
@@ -58,7 +53,7 @@ export function requireOptions(valueType: string, options: unknown, known: Reado
 /** @throws {CkksValueError} unless `parameters` is a {@link CkksParameters}. */
 export function requireParameters(valueType: string, parameters: unknown): CkksParameters {
   if (!(parameters instanceof CkksParameters)) {
-    throw new CkksValueError(valueType, 'parameters', `expected a CkksParameters, got ${show(parameters)}`);
+    throw new CkksValueError(valueType, 'parameters', `expected a CkksParameters, got ${describeInput(parameters)}`);
   }
   return parameters;
 }
@@ -66,7 +61,7 @@ export function requireParameters(valueType: string, parameters: unknown): CkksP
 /** @throws {CkksValueError} unless `level` is an integer in [0, maxLevel]. */
 export function requireLevel(valueType: string, parameters: CkksParameters, level: unknown): number {
   if (typeof level !== 'number' || !Number.isInteger(level) || level < 0 || level > parameters.maxLevel) {
-    throw new CkksValueError(valueType, 'level', `expected an integer in [0, ${parameters.maxLevel}] (maxLevel of the parameters), got ${show(level)}`);
+    throw new CkksValueError(valueType, 'level', `expected an integer in [0, ${parameters.maxLevel}] (maxLevel of the parameters), got ${describeInput(level)}`);
   }
   return level;
 }
@@ -77,7 +72,7 @@ export function requireLevel(valueType: string, parameters: CkksParameters, leve
  */
 export function requireScale(valueType: string, scale: unknown): number {
   if (typeof scale !== 'number' || !Number.isFinite(scale) || scale < 1) {
-    throw new CkksValueError(valueType, 'scale', `expected a finite number ≥ 1, got ${show(scale)}`);
+    throw new CkksValueError(valueType, 'scale', `expected a finite number ≥ 1, got ${describeInput(scale)}`);
   }
   return scale;
 }
@@ -85,7 +80,7 @@ export function requireScale(valueType: string, scale: unknown): number {
 /** @throws {CkksValueError} unless `domain` is `'ntt'` or `'coefficient'`. */
 export function requireDomain(valueType: string, domain: unknown): PolynomialDomain {
   if (!POLYNOMIAL_DOMAINS.includes(domain as PolynomialDomain)) {
-    throw new CkksValueError(valueType, 'domain', `expected 'ntt' or 'coefficient', got ${show(domain)}`);
+    throw new CkksValueError(valueType, 'domain', `expected 'ntt' or 'coefficient', got ${describeInput(domain)}`);
   }
   return domain as PolynomialDomain;
 }
@@ -93,7 +88,7 @@ export function requireDomain(valueType: string, domain: unknown): PolynomialDom
 /** @throws {CkksValueError} unless `basis` is `'Q'` or `'QP'`. */
 export function requireBasis(valueType: string, basis: unknown): ModulusBasis {
   if (!MODULUS_BASES.includes(basis as ModulusBasis)) {
-    throw new CkksValueError(valueType, 'basis', `expected 'Q' or 'QP', got ${show(basis)}`);
+    throw new CkksValueError(valueType, 'basis', `expected 'Q' or 'QP', got ${describeInput(basis)}`);
   }
   return basis as ModulusBasis;
 }
@@ -106,7 +101,7 @@ export function requireBasis(valueType: string, basis: unknown): ModulusBasis {
  */
 export function requireData(valueType: string, data: unknown, shape: readonly number[], dims: readonly string[]): Tensor {
   if (!(data instanceof Tensor)) {
-    throw new CkksValueError(valueType, 'data', `expected a uint64 Tensor of shape [${shape.join(', ')}] (${dims.join(', ')}), got ${show(data)}`);
+    throw new CkksValueError(valueType, 'data', `expected a uint64 Tensor of shape [${shape.join(', ')}] (${dims.join(', ')}), got ${describeInput(data)}`);
   }
   if (data.isDisposed) throw new CkksValueError(valueType, 'data', 'expected a live Tensor, got a disposed one');
   if (data.dtype !== 'uint64') {
