@@ -1,10 +1,21 @@
 /** How refused values are shown in this package's messages (the engine's and the encoder's). */
 
-/** A short description of any value for messages: `null`, `"2"` (a string), `Object`, `bigint 1`. */
+/**
+ * A short description of any value for messages: `null`, `"2"` (a string), `Object`, `bigint 1`.
+ * It never throws (a revoked Proxy is `an object`) and calls no method of the value.
+ */
 export function describe(value: unknown): string {
   if (value === null || value === undefined) return String(value);
-  if (typeof value === 'object') return (value as object).constructor?.name ?? 'an object';
+  if (typeof value === 'object') {
+    try {
+      const name: unknown = (value as { constructor?: { name?: unknown } }).constructor?.name;
+      return typeof name === 'string' && name !== '' ? name : 'an object';
+    } catch {
+      return 'an object';
+    }
+  }
   if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'function') return 'a function';
   return `${typeof value} ${String(value)}`;
 }
 

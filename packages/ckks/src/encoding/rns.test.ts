@@ -229,5 +229,6 @@ describe('rnsToBigIntCoefficients', () => {
     expect([...rnsToCoefficients(residues, PRIMES, 2)]).toEqual(twoLimbs.map(Number));
     expect(() => rnsToBigIntCoefficients(residues, PRIMES, 5)).toThrow(/limbsToUse must be an integer in \[1, 4\], got 5/);
     expect(() => rnsToBigIntCoefficients(residues, PRIMES, '2' as unknown as number)).toThrow('limbsToUse must be an integer in [1, 4], got "2"');
+    expect(() => rnsToBigIntCoefficients(residues, undefined as never)).toThrow('rnsToBigIntCoefficients: primes must be a non-empty array of bigint, got undefined');
   });
 });

@@ -397,15 +397,17 @@ function centeredFromBasis(b: CrtBasis, residues: BigUint64Array, n: number, i: 
  * @throws {CkksEncodingError} as {@link rnsToCoefficients}, or when `limbsToUse` is not an integer
  *   in [1, primes.length] or the primes are not pairwise coprime.
  */
-export function rnsToBigIntCoefficients(residues: BigUint64Array, primes: readonly bigint[], limbsToUse: number = primes.length): bigint[] {
+export function rnsToBigIntCoefficients(residues: BigUint64Array, primes: readonly bigint[], limbsToUse?: number): bigint[] {
   checkModuli(primes, 'rnsToBigIntCoefficients');
-  if (!Number.isInteger(limbsToUse) || limbsToUse < 1 || limbsToUse > primes.length) {
+  // The default is read after the check: a default parameter would read primes.length first.
+  const limbs = limbsToUse ?? primes.length;
+  if (!Number.isInteger(limbs) || limbs < 1 || limbs > primes.length) {
     throw new CkksEncodingError(
-      `rnsToBigIntCoefficients: limbsToUse must be an integer in [1, ${primes.length}], got ${describeScalar(limbsToUse)}`,
+      `rnsToBigIntCoefficients: limbsToUse must be an integer in [1, ${primes.length}], got ${describeScalar(limbs)}`,
     );
   }
-  const n = checkResidues(residues, primes, limbsToUse, 'rnsToBigIntCoefficients');
-  const basis = crtBasis(primes.slice(0, limbsToUse), 'rnsToBigIntCoefficients');
+  const n = checkResidues(residues, primes, limbs, 'rnsToBigIntCoefficients');
+  const basis = crtBasis(primes.slice(0, limbs), 'rnsToBigIntCoefficients');
   const out: bigint[] = new Array<bigint>(n);
   for (let i = 0; i < n; i += 1) out[i] = centeredFromBasis(basis, residues, n, i);
   return out;

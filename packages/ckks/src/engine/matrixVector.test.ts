@@ -31,6 +31,9 @@ describe('matrixVectorPlan', () => {
     expect(matrixVectorPlan(1, 512)).toMatchObject({ period: 1, babySteps: 1, giantSteps: 1, rotationSteps: [] });
     expect(() => matrixVectorPlan(513, 512)).toThrow(/dimension must be an integer in \[1, 512\]/);
     expect(() => matrixVectorPlan('4' as never, 512)).toThrow(/dimension must be an integer in \[1, 512\] \(the slots\), got "4"$/);
+    expect(() => matrixVectorPlan(4, 500)).toThrow(new CkksArgumentError('matrixVectorPlan: slots must be a power of two (engine.slots), got number 500'));
+    expect(() => matrixVectorPlan(4, Object.create(null) as never)).toThrow(new CkksArgumentError('matrixVectorPlan: slots must be a power of two (engine.slots), got an object'));
+    expect(() => matrixVectorRotationSteps({ slots: 512 } as never, 4)).toThrow(new CkksArgumentError('matrixVectorRotationSteps: engine must be a CkksEngine, got Object'));
   });
 
   it('tiles a vector with the padded period', () => {

@@ -44,6 +44,7 @@ export interface MatrixVectorPlan {
  * @throws {CkksArgumentError} unless 1 ≤ d ≤ slots.
  */
 export function matrixVectorPlan(dimension: number, slots: number): MatrixVectorPlan {
+  checkSlots('matrixVectorPlan', slots);
   if (!Number.isInteger(dimension) || dimension < 1 || dimension > slots) {
     throw new CkksArgumentError(`matrixVectorPlan: dimension must be an integer in [1, ${slots}] (the slots), got ${describeScalar(dimension)}`);
   }
@@ -57,8 +58,16 @@ export function matrixVectorPlan(dimension: number, slots: number): MatrixVector
   return Object.freeze({ dimension, period, babySteps, giantSteps, rotationSteps: Object.freeze(rotationSteps) });
 }
 
+/** @throws {CkksArgumentError} naming `op` unless `slots` is a power of two (engine.slots). */
+function checkSlots(op: string, slots: number): void {
+  if (!Number.isInteger(slots) || slots < 1 || (slots & (slots - 1)) !== 0) {
+    throw new CkksArgumentError(`${op}: slots must be a power of two (engine.slots), got ${describe(slots)}`);
+  }
+}
+
 /** The rotation steps a d×d product needs on this engine (pass them to `generateKeys({ rotations })`). */
 export function matrixVectorRotationSteps(engine: CkksEngine, dimension: number): readonly number[] {
+  if (!(engine instanceof CkksEngine)) throw new CkksArgumentError(`matrixVectorRotationSteps: engine must be a CkksEngine, got ${describe(engine)}`);
   return matrixVectorPlan(dimension, engine.slots).rotationSteps;
 }
 
@@ -67,9 +76,7 @@ export function matrixVectorRotationSteps(engine: CkksEngine, dimension: number)
  * {@link matrixVector} expects.
  */
 export function tileVector(values: ArrayLike<number>, dimension: number, slots: number): Float64Array {
-  if (!Number.isInteger(slots) || slots < 1 || (slots & (slots - 1)) !== 0) {
-    throw new CkksArgumentError(`tileVector: slots must be a power of two (engine.slots), got ${describe(slots)}`);
-  }
+  checkSlots('tileVector', slots);
   const { period } = matrixVectorPlan(dimension, slots);
   if (typeof values !== 'object' || values === null || typeof values.length !== 'number') {
     throw new CkksArgumentError(`tileVector: values must be an array of numbers, got ${describe(values)}`);
