@@ -48,7 +48,7 @@ export function layoutProblem(layout: Layout): string | null {
  * `max(shape[0], 1) × stride[0]` elements and return a view of it (the storage lives as long as
  * the returned view).
  *
- * @param layout - Shape, stride and dtype.
+ * @param layout - Shape, stride and dtype of an existing tensor (a well-formed layout: not re-checked).
  * @param device - Canonical target device (`'cpu'`, `'cuda:0'`).
  * @param pinMemory - Pinned host memory (CPU only).
  * @param where - Label of the tensor in error messages (`example[2]`).

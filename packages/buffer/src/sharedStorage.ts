@@ -20,7 +20,7 @@ export interface SharedStorage {
  * storage), or `null` when every leaf has a storage of its own. Never throws: the caller throws its
  * own error class with `${where}: ${root}: ${problem}` and `details`.
  *
- * @param leaves - Tensor leaves in leaf order.
+ * @param leaves - Tensor leaves in leaf order (from a validated tree: not re-checked).
  * @param paths - Full path of each leaf (`exampleInputs[0] tensor "c0"`), parallel to `leaves`.
  */
 export function findSharedStorage(leaves: readonly TensorLike[], paths: readonly string[]): SharedStorage | null {

@@ -1,0 +1,16 @@
+import { findArgumentCrashes } from '@fhelium/cuda-native/testing';
+import { describe, expect, it } from 'vitest';
+
+import * as publicSurface from './index.js';
+
+describe('the public surface with hostile arguments', () => {
+  it('answers every call with its own error, never with a failure inside its checks', async () => {
+    // The tree walkers shared with @fhelium/graph take what their caller has validated (their
+    // documented precondition: a tree ValueTreeSignature.fromValue accepted, its leaves and paths).
+    const precondition = 'building block for @fhelium/graph: takes a validated tree, not re-checked';
+    const crashes = await findArgumentCrashes(publicSurface, {
+      skip: { describeValueTree: precondition, buildValueTree: precondition, findSharedStorage: precondition, emptyWithLayout: precondition },
+    });
+    expect(crashes).toEqual([]);
+  });
+});
