@@ -138,6 +138,7 @@ describe('metadata JSON', () => {
 
   it('metadataFromJSON rejects what metadataToJSON cannot produce, naming the path', () => {
     expect(() => metadataFromJSON([])).toThrow(new TypeError('metadata: expected an encoded metadata object, found an array of length 0'));
+    expect(() => metadataFromJSON({}, Symbol('s') as never)).toThrow(new TypeError('metadataFromJSON: label: expected a string, found a symbol Symbol(s)'));
     expect(() => metadataFromJSON({ $bigint: '1' })).toThrow('metadata: expected an encoded metadata object, found a plain object with keys ["$bigint"]');
     expect(() => metadataFromJSON({ a: { $bigint: '1.5' } })).toThrow(
       new TypeError('metadata.a: "$bigint" must hold a decimal integer string, found "1.5" (string)'),

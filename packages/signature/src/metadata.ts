@@ -198,6 +198,7 @@ export function metadataToJSON(value: MetadataValue): MetadataJSON {
  * @throws TypeError naming the path of anything {@link metadataToJSON} cannot have produced.
  */
 export function metadataFromJSON(json: unknown, label = 'metadata'): CanonicalMetadata {
+  if (typeof label !== 'string') throw new TypeError(`metadataFromJSON: label: expected a string, found ${describeValue(label)}`);
   const path = new PathTracker(label);
   if (!isPlainObject(json) || isEncodedBigint(json)) {
     throw new TypeError(`${label}: expected an encoded metadata object, found ${describeValue(json)}`);

@@ -2,6 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { PathTracker, indexPathSegment, keyPathSegment, mapKeyPathSegment, rootLabel } from './path.js';
 
 describe('path notation', () => {
+  it('refuses segments that are not indices or keys, describing them', () => {
+    expect(() => indexPathSegment(-1)).toThrow(new TypeError('indexPathSegment: expected a non-negative integer, found -1 (number)'));
+    expect(() => indexPathSegment('3' as never)).toThrow(new TypeError('indexPathSegment: expected a non-negative integer, found "3" (string)'));
+    expect(() => keyPathSegment(Object.create(null) as never)).toThrow(new TypeError('keyPathSegment: expected a string key, found a plain object with keys []'));
+    expect(() => mapKeyPathSegment(5n as never)).toThrow(new TypeError('mapKeyPathSegment: expected a string or number key, found 5n (bigint)'));
+  });
+
   it('formats indices, identifier keys, other keys and Map keys', () => {
     expect(indexPathSegment(3)).toBe('[3]');
     expect(keyPathSegment('weights')).toBe('.weights');

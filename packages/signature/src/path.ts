@@ -10,6 +10,8 @@
  *   (`metadata.basis.primes[3]`).
  */
 
+import { describeValue } from './describe.js';
+
 /** Options of the functions that walk a tree and report paths. */
 export interface PathOptions {
   /** Label of the root in error paths; default `value` (or what the function documents). */
@@ -41,18 +43,29 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /**
  * The path segment of array element `index`: `[3]`. Exported so that other packages (buffers,
  * graphs) name tree nodes in their errors exactly as validation errors do.
+ *
+ * @throws TypeError unless `index` is a non-negative safe integer.
  */
 export function indexPathSegment(index: number): string {
+  if (!Number.isSafeInteger(index) || index < 0) throw new TypeError(`indexPathSegment: expected a non-negative integer, found ${describeValue(index)}`);
   return `[${index}]`;
 }
 
-/** The path segment of record key `key`: `.key` for identifiers, `["key"]` (JSON-quoted) otherwise. */
+/**
+ * The path segment of record key `key`: `.key` for identifiers, `["key"]` (JSON-quoted) otherwise.
+ * @throws TypeError unless `key` is a string.
+ */
 export function keyPathSegment(key: string): string {
+  if (typeof key !== 'string') throw new TypeError(`keyPathSegment: expected a string key, found ${describeValue(key)}`);
   return IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
 
-/** The path segment of Map key `key`: `.get("key")` or `.get(3)`, the JavaScript that reaches the entry. */
+/**
+ * The path segment of Map key `key`: `.get("key")` or `.get(3)`, the JavaScript that reaches the entry.
+ * @throws TypeError unless `key` is a string or a number.
+ */
 export function mapKeyPathSegment(key: string | number): string {
+  if (typeof key !== 'string' && typeof key !== 'number') throw new TypeError(`mapKeyPathSegment: expected a string or number key, found ${describeValue(key)}`);
   return `.get(${typeof key === 'number' ? String(key) : JSON.stringify(key)})`;
 }
 

@@ -1,0 +1,48 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+import * as publicSurface from './index.js';
+
+/** Errors JavaScript itself throws on a misused value: a check that failed inside itself. */
+const ENGINE_ERROR = /Cannot convert|Cannot read properties of|is not iterable|is not a function|Do not know how to serialize a BigInt|Cannot mix BigInt|Cannot use 'in' operator/;
+
+/** Anything, including values whose conversion to a string throws (null prototypes, symbols). */
+const hostile = fc.oneof(
+  fc.anything({ withNullPrototype: true, withBigInt: true, withMap: true, withSet: true, withTypedArray: true, withSparseArray: true }),
+  fc.constant(Object.create(null) as unknown),
+  fc.constant(Symbol('s')),
+  fc.constant([Symbol('s')]),
+);
+
+/** Exported functions and static methods, called on their own object (error classes left out). */
+function callables(): [string, (...args: unknown[]) => unknown][] {
+  const out: [string, (...args: unknown[]) => unknown][] = [];
+  for (const [name, value] of Object.entries(publicSurface)) {
+    if (typeof value !== 'function' || value.prototype instanceof Error) continue;
+    const fn = value as (...args: unknown[]) => unknown;
+    const isClass = /^class\b/.test(Function.prototype.toString.call(fn));
+    out.push([name, isClass ? (...args) => new (fn as unknown as new (...a: unknown[]) => unknown)(...args) : fn]);
+    for (const key of Object.getOwnPropertyNames(fn)) {
+      const method = (fn as unknown as Record<string, unknown>)[key];
+      if (!['length', 'name', 'prototype'].includes(key) && typeof method === 'function') {
+        out.push([`${name}.${key}`, (...args) => (method as (...a: unknown[]) => unknown).apply(fn, args)]);
+      }
+    }
+  }
+  return out;
+}
+
+describe('the public surface with hostile arguments', () => {
+  it.each(callables())('%s answers any arguments with its own error, never with a failure inside its checks', (_, call) => {
+    fc.assert(
+      fc.property(fc.array(hostile, { maxLength: 4 }), (args) => {
+        try {
+          call(...args);
+        } catch (error) {
+          expect(error instanceof TypeError && ENGINE_ERROR.test(error.message) ? error.message : 'no crash').toBe('no crash');
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
