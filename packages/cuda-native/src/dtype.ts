@@ -80,6 +80,11 @@ export function itemsize(dtype: DType): number {
   return INFO[checkDType(dtype, 'itemsize')].itemsize;
 }
 
+/** {@link itemsize} without the check, for dtypes already validated (every tensor's). @internal */
+export function itemsizeUnchecked(dtype: DType): number {
+  return INFO[dtype].itemsize;
+}
+
 /** A new zero-filled typed array of `length` elements of `dtype`. */
 export function newTypedArray<D extends DType>(dtype: D, length: number): TypedArrayFor<D> {
   return new INFO[dtype].ctor(length) as TypedArrayFor<D>;

@@ -18,7 +18,7 @@ import { resolveDevice, type DeviceLike } from './device.js';
 import {
   checkDType,
   dtypeOfArray,
-  itemsize as itemsizeOf,
+  itemsizeUnchecked as itemsizeOf,
   newTypedArray,
   type DType,
   type TensorTypedArray,
