@@ -35,7 +35,8 @@ export function describeGiven(value: unknown): string {
     const proto: unknown = Object.getPrototypeOf(value);
     if (proto === null || proto === Object.prototype) return 'a plain object';
     const ctor: unknown = (value as { constructor?: unknown }).constructor;
-    if (typeof ctor === 'function') name = ctor.name;
+    const ctorName: unknown = typeof ctor === 'function' ? ctor.name : '';
+    if (typeof ctorName === 'string') name = ctorName;
   } catch {
     return 'an object';
   }

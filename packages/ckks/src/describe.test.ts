@@ -11,7 +11,8 @@ suite('describe and describeScalar', () => {
   it('name objects by constructor, without calling their methods or printing function sources', () => {
     expect(describe(new Map())).toBe('Map');
     expect(describe(Object.create(null))).toBe('an object');
-    expect(describe({ constructor: 5 })).toBe('an object');
+    expect(describe({ constructor: 5 })).toBe('Object');
+    expect(describe({ constructor: Map })).toBe('Object');
     expect(describe(() => 'secret source')).toBe('a function');
     expect(describe(Symbol('s'))).toBe('symbol Symbol(s)');
     expect([describe(null), describe(undefined)]).toEqual(['null', 'undefined']);

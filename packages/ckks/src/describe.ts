@@ -2,13 +2,16 @@
 
 /**
  * A short description of any value for messages: `null`, `"2"` (a string), `Object`, `bigint 1`.
- * It never throws (a revoked Proxy is `an object`) and calls no method of the value.
+ * It never throws (a revoked Proxy is `an object`) and calls no method of the value (a Proxy's
+ * traps may run).
  */
 export function describe(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (typeof value === 'object') {
     try {
-      const name: unknown = (value as { constructor?: { name?: unknown } }).constructor?.name;
+      // The prototype's constructor, not an own `constructor` property a plain object may hold.
+      const proto = Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null;
+      const name: unknown = proto?.constructor?.name;
       return typeof name === 'string' && name !== '' ? name : 'an object';
     } catch {
       return 'an object';

@@ -390,7 +390,7 @@ export class CudaGraphProgram<A extends unknown[], O> {
       if (error instanceof ExecutionInputError) throw CudaGraphInputError.fromBuffer(where, error);
       if (error instanceof TypeError) throw renamedTypeError(where, error);
       // Past validation, the copy itself failed; a disposed stream took none of it.
-      if (!stream.isDisposed) this.#incomplete = `the last copy into them (${where}) failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+      if (!stream.isDisposed) this.#incomplete = `the last copy into them (${where}) failed: ${error instanceof Error ? `${error.name}: ${error.message}` : describeGiven(error)}`;
       throw error;
     }
     this.#incomplete = null;

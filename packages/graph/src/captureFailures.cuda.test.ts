@@ -69,6 +69,22 @@ describeCuda('CudaGraphProgram.capture failures', () => {
     expect(calls).toBe(2);
   });
 
+  it('warm-up: a thrown non-Error is described, even one that cannot become a string', async () => {
+    const thrownValue: unknown = Object.create(null);
+    const e = await withoutLeaks((x) =>
+      thrown(() =>
+        CudaGraphProgram.capture(
+          function throwsBareObject(): Tensor {
+            throw thrownValue;
+          },
+          { exampleInputs: [x] },
+        ),
+      ),
+    );
+    const c = e as CudaGraphCaptureError;
+    expect([c.stage, c.detail, c.cause]).toEqual(['warmup', 'a non-Error was thrown: a plain object', thrownValue]);
+  });
+
   it('warm-up: a capture the function runs fails → stage "warmup" of this function, with that capture\'s error as cause', async () => {
     const e = await withoutLeaks((x, m) =>
       thrown(() =>

@@ -3,7 +3,7 @@
  * stream with fresh buffers, capture into a private memory pool, output checks, a synchronized
  * first replay, and the release of everything when any of it fails.
  */
-import { describeValueTree, ReusableValueBuffer } from '@fhelium/buffer';
+import { describeGiven, describeValueTree, ReusableValueBuffer } from '@fhelium/buffer';
 import {
   cuda,
   CudaGraph,
@@ -407,9 +407,9 @@ class Capture {
     const fromFunction = this.#thrownByFunction !== null && this.#thrownByFunction.error === error;
     const own = error instanceof CudaGraphCaptureError || (typeof error === 'object' && error !== null && this.#own.has(error));
     if (this.#stage === null || (own && !fromFunction)) return error;
-    let detail = error instanceof Error ? `${error.name}: ${error.message}` : `a non-Error was thrown: ${String(error)}`;
+    let detail = error instanceof Error ? `${error.name}: ${error.message}` : `a non-Error was thrown: ${describeGiven(error)}`;
     if (cleanupErrors.length > 0) {
-      const listed = cleanupErrors.map((e) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e))).join('; ');
+      const listed = cleanupErrors.map((e) => (e instanceof Error ? `${e.name}: ${e.message}` : describeGiven(e))).join('; ');
       detail += ` (releasing the capture's resources then failed too: ${listed})`;
     }
     return new CudaGraphCaptureError({ stage: this.#stage, functionName: this.#name, detail, cause: error });

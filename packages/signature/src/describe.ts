@@ -28,8 +28,8 @@ export function describeValue(value: unknown): string {
     case 'symbol':
       return `a symbol ${safeString(() => value.toString())}`;
     case 'function': {
-      const name = safeString(() => value.name);
-      return name === '' ? 'a function' : `a function ${name}`;
+      const name: unknown = safeRead(() => value.name);
+      return typeof name === 'string' && name !== '' ? `a function ${name}` : 'a function';
     }
     default:
       return value === null ? 'null' : describeObject(value as object);
@@ -103,6 +103,14 @@ const BUILTIN_NAMES = new Set([
 
 function isBuiltinName(name: string): boolean {
   return BUILTIN_NAMES.has(name);
+}
+
+function safeRead(read: () => unknown): unknown {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
 }
 
 function safeString(read: () => string): string {

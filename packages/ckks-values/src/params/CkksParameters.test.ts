@@ -109,6 +109,9 @@ describe('CkksParameters: validation', () => {
       expectParameterError({ ...baseOptions(), logN }, 'logN', /^logN: expected an integer in \[10, 17\], got /);
     }
     expectParameterError({ ...baseOptions(), logN: '13' as unknown as number }, 'logN', /got "13"/);
+    // Neither a function's source nor a failure to make a string of the value reaches the message.
+    expectParameterError({ ...baseOptions(), logN: Object.setPrototypeOf(() => 13, null) as number }, 'logN', /got a function$/);
+    expectParameterError({ ...baseOptions(), logN: Symbol('13') as unknown as number }, 'logN', /got Symbol\(13\)$/);
   });
 
   it('checks that every prime is a bigint prime below 2^61 and ≡ 1 mod 2N', () => {

@@ -64,11 +64,19 @@ function product(values: readonly bigint[]): bigint {
   return values.reduce((acc, v) => acc * v, 1n);
 }
 
+/** A refused field for messages; never throws (a function is not printed with its source). */
 function describeValue(value: unknown): string {
   if (typeof value === 'bigint') return `${value}n`;
   if (typeof value === 'string') return JSON.stringify(value);
-  if (Array.isArray(value)) return `an array of length ${value.length}`;
-  return value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value);
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'symbol') return value.toString();
+  if (value === null) return 'null';
+  if (typeof value !== 'object') return String(value);
+  try {
+    return Array.isArray(value) ? `an array of length ${value.length}` : 'an object';
+  } catch {
+    return 'an object';
+  }
 }
 
 function requireInteger(field: string, value: unknown, min: number, max: number): number {

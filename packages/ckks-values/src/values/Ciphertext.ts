@@ -1,11 +1,11 @@
 import { Tensor } from '@fhelium/cuda-native';
+import { describeInput } from '../describeInput.js';
 import { type OptionKeys } from '../optionKeys.js';
 import type { CkksParameters } from '../params/CkksParameters.js';
 import { BORROWED, buildState, CkksValue, formatScale, type CkksValueState } from './CkksValue.js';
 import { defineValueKind, type CkksValueKind } from './CkksValueKind.js';
 import { CkksValueError } from './errors.js';
 import { checkKeyId } from './keyId.js';
-import { describeInput } from '../describeInput.js';
 import {
   requireData,
   requireDomain,

@@ -1,4 +1,5 @@
 import type { Tensor } from '@fhelium/cuda-native';
+import { describeInput } from '../describeInput.js';
 import { type OptionKeys } from '../optionKeys.js';
 import type { CkksParameters } from '../params/CkksParameters.js';
 import { MAX_LOG_N, MIN_LOG_N } from '../params/security.js';
@@ -6,7 +7,6 @@ import { BORROWED, type CkksValueState } from './CkksValue.js';
 import { defineValueKind, type CkksValueKind } from './CkksValueKind.js';
 import { CkksValueError } from './errors.js';
 import { KeySwitchingKey, planKeySwitchingKey, type KeySwitchingKeyOptions } from './KeySwitchingKey.js';
-import { describeInput } from '../describeInput.js';
 import { requireData, requireOptions, requireParameters } from './layout.js';
 
 const TYPE = 'RotationKey';

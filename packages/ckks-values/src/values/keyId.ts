@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { describeInput } from '../describeInput.js';
 import { CkksValueError } from './errors.js';
 
 /** A key id: 128 random bits from the OS CSPRNG as 32 lowercase hex digits. */
@@ -29,7 +30,7 @@ export function checkKeyId(valueType: string, keyId: unknown): string {
     throw new CkksValueError(
       valueType,
       'keyId',
-      `expected 32 lowercase hex digits (a 128-bit id, see newKeyId()), got ${typeof keyId === 'string' ? JSON.stringify(keyId) : String(keyId)}`,
+      `expected 32 lowercase hex digits (a 128-bit id, see newKeyId()), got ${describeInput(keyId)}`,
     );
   }
   lastAccepted = keyId;

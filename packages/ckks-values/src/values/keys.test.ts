@@ -47,6 +47,9 @@ describe('SecretKey', () => {
     expect(again.keyId).toBe(sk.keyId);
     using q = new SecretKey({ parameters, data: randomResidues(basisPrimes(parameters, 1, 'Q'), [1, 2, N]), basis: 'Q', level: 1, domain: 'coefficient', keyId });
     expect(q.primes).toEqual(parameters.qPrimes.slice(0, 2));
+    expect(() => new SecretKey({ parameters, data: randomResidues(qp, [1, 5, N]), basis: 'QP', domain: 'ntt', keyId: Object.create(null) as string })).toThrow(
+      new CkksValueError('SecretKey', 'keyId', 'expected 32 lowercase hex digits (a 128-bit id, see newKeyId()), got an object (no prototype)'),
+    );
   });
 
   it('never prints its residues', () => {

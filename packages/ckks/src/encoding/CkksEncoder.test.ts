@@ -240,6 +240,8 @@ describe('CkksEncoder: bad input', () => {
   it('refuses too many values, mismatched parts and non-finite values, naming the index', () => {
     expectError(() => encoder.encodeToCoefficients(new Float64Array(9), 2 ** 40), /at most 8 slot values fit N = 16, got 9/);
     expectError(() => encoder.encodeToCoefficients({ re: [1, 2], im: [1] }, 2 ** 40), /same length, got 2 and 1/);
+    expectError(() => encoder.encodeToCoefficients({ re: [1, 2], im: 7 as never }, 2 ** 40), /values\.im must be an array of numbers, got number 7$/);
+    expectError(() => encoder.encodeToCoefficients({ re: [1, 2], im: { length: Object.create(null) } as never }, 2 ** 40), /same length, got 2 and an object$/);
     expectError(() => encoder.encodeToCoefficients([1, Number.NaN], 2 ** 40), /values\[1\] must be a finite number, got NaN/);
     expectError(() => encoder.encodeToCoefficients({ re: [1, 2], im: [0, Infinity] }, 2 ** 40), /values\.im\[1\] must be a finite number/);
     expectError(() => encoder.encodeToCoefficients([1, '2' as unknown as number], 2 ** 40), /values\[1\] must be a finite number, got "2"$/);

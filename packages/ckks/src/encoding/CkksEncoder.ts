@@ -1,4 +1,4 @@
-import { describeScalar } from '../describe.js';
+import { describe, describeScalar } from '../describe.js';
 import { ComplexFft } from './ComplexFft.js';
 import { CkksEncodingError } from './errors.js';
 import { checkLogN, rotationGroup } from './galois.js';
@@ -118,10 +118,11 @@ export class CkksEncoder {
       );
     }
     const count = realPart.length;
-    if (imagPart !== null && (typeof imagPart !== 'object' || imagPart.length !== count)) {
-      throw new CkksEncodingError(
-        `${where}: values.re and values.im must have the same length, got ${count} and ${String(imagPart?.length)}`,
-      );
+    if (imagPart !== null && typeof imagPart !== 'object') {
+      throw new CkksEncodingError(`${where}: values.im must be an array of numbers, got ${describe(imagPart)}`);
+    }
+    if (imagPart !== null && imagPart.length !== count) {
+      throw new CkksEncodingError(`${where}: values.re and values.im must have the same length, got ${count} and ${describeScalar(imagPart.length)}`);
     }
     if (count > n) {
       throw new CkksEncodingError(`${where}: at most ${n} slot values fit N = ${this.ringDegree}, got ${count}`);

@@ -89,6 +89,8 @@ describe('coefficientsToRns', () => {
     expect(() => coefficientsToRns(new Float64Array(4), [])).toThrow(/non-empty array/);
     expect(() => coefficientsToRns(new Float64Array(4), [P40, 4n])).toThrow(/primes\[1\] must be an odd bigint modulus/);
     expect(() => coefficientsToRns(new Float64Array(4), [P40, 4n])).toThrow('got bigint 4');
+    expect(() => coefficientsToRns(undefined as never, [P40])).toThrow('coefficientsToRns: coefficients must be a Float64Array or an array of bigint, got undefined');
+    expect(() => coefficientsToRns(new Int32Array(4) as never, [P40])).toThrow('coefficientsToRns: coefficients must be a Float64Array or an array of bigint, got Int32Array');
     expect(() => coefficientsToRns(new Float64Array(4), [P40, 5 as unknown as bigint])).toThrow('primes[1] must be an odd bigint modulus in (2, 2^64), got number 5');
     expect(() => coefficientsToRns(new Float64Array(4), [2n ** 64n + 1n])).toThrow(/primes\[0\]/);
   });

@@ -145,12 +145,12 @@ function floatResidue(c: number, m: FloatModulus, at: number, out: BigUint64Arra
  */
 export function coefficientsToRns(coefficients: Float64Array | readonly bigint[], primes: readonly bigint[]): BigUint64Array {
   checkModuli(primes, 'coefficientsToRns');
+  if (!(coefficients instanceof Float64Array) && !Array.isArray(coefficients)) {
+    throw new CkksEncodingError(`coefficientsToRns: coefficients must be a Float64Array or an array of bigint, got ${describe(coefficients)}`);
+  }
   const n = coefficients.length;
   const out = new BigUint64Array(primes.length * n);
   if (!(coefficients instanceof Float64Array)) {
-    if (!Array.isArray(coefficients)) {
-      throw new CkksEncodingError(`coefficientsToRns: coefficients must be a Float64Array or an array of bigint, got ${typeof coefficients}`);
-    }
     coefficients.forEach((c, i) => {
       if (typeof c !== 'bigint') {
         throw new CkksEncodingError(`coefficientsToRns: coefficients[${i}] must be a bigint, got ${typeof c}`);
@@ -400,7 +400,7 @@ function centeredFromBasis(b: CrtBasis, residues: BigUint64Array, n: number, i: 
 export function rnsToBigIntCoefficients(residues: BigUint64Array, primes: readonly bigint[], limbsToUse?: number): bigint[] {
   checkModuli(primes, 'rnsToBigIntCoefficients');
   // The default is read after the check: a default parameter would read primes.length first.
-  const limbs = limbsToUse ?? primes.length;
+  const limbs = limbsToUse === undefined ? primes.length : limbsToUse;
   if (!Number.isInteger(limbs) || limbs < 1 || limbs > primes.length) {
     throw new CkksEncodingError(
       `rnsToBigIntCoefficients: limbsToUse must be an integer in [1, ${primes.length}], got ${describeScalar(limbs)}`,
