@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { findArgumentCrashes } from './argument-crashes.js';
+import { findArgumentCrashes, isEngineTypeError } from './argument-crashes.js';
 import * as cudaNative from './index.js';
 
 describe('the public surface with hostile arguments', () => {
@@ -17,12 +17,48 @@ describe('the public surface with hostile arguments', () => {
     });
     expect(crashes).toEqual([]);
   });
+});
 
-  it('finds a crash where there is one', async () => {
+describe('findArgumentCrashes', () => {
+  it('reports a message built from the value, a property read of it and a bigint in JSON', async () => {
     const crashes = await findArgumentCrashes({
       label: (x: unknown) => `got ${x as string}`,
+      read: (x: unknown) => (x as { a: { b: number } }).a.b,
+      json: (x: unknown) => JSON.stringify(x),
     });
-    expect(crashes.map((c) => c.call)).toContain('label(Object.create(null))');
-    expect(crashes[0]!.message).toMatch(/Cannot convert/);
+    const first = (name: string) => crashes.find((c) => c.call.startsWith(`${name}(`));
+    expect(first('label')).toEqual({ call: 'label(Object.create(null))', message: 'Cannot convert object to primitive value' });
+    expect(crashes.filter((c) => c.call.startsWith('label(')).map((c) => c.message)).toContain('Cannot convert a Symbol value to a string');
+    expect(first('read')?.message).toMatch(/^Cannot read properties of undefined/);
+    expect(first('json')?.message).toMatch(/serialize a BigInt/);
+  });
+
+  it('passes functions that refuse with their own errors, and skips what it is told to', async () => {
+    const check = (x: unknown) => {
+      if (typeof x !== 'number') throw new TypeError('check: expected a number');
+      return x;
+    };
+    expect(await findArgumentCrashes({ check, skipped: (x: unknown) => `${x as string}` }, { skip: { skipped: 'on purpose' } })).toEqual([]);
+    // An export named like an Object.prototype member is swept, not skipped by inheritance.
+    expect((await findArgumentCrashes({ toString: (x: unknown) => `${x as string}` })).length).toBeGreaterThan(0);
+  });
+
+  it('awaits returned promises: reports rejections with such errors and promises that never settle', async () => {
+    const crashes = await findArgumentCrashes(
+      {
+        rejects: async (x: unknown) => `${x as string}`,
+        hangs: (x: unknown) => (x === undefined ? 0 : new Promise(() => {})),
+      },
+      { settleMs: 50 },
+    );
+    expect(crashes.find((c) => c.call.startsWith('rejects('))?.message).toMatch(/^Cannot convert/);
+    expect(crashes.find((c) => c.call.startsWith('hangs('))?.message).toBe('the returned promise did not settle within 50 ms');
+  });
+
+  it('tells JavaScript and Node complaints from library errors', () => {
+    expect(isEngineTypeError(new TypeError('Cannot convert object to primitive value'))).toBe(true);
+    expect(isEngineTypeError(Object.assign(new TypeError('The "path" argument must be of type string'), { code: 'ERR_INVALID_ARG_TYPE' }))).toBe(true);
+    expect(isEngineTypeError(new TypeError('withStream: expected a Stream, got 3'))).toBe(false);
+    expect(isEngineTypeError(new RangeError('Cannot convert'))).toBe(false);
   });
 });

@@ -5,18 +5,44 @@
  * JavaScript error such as "Cannot convert object to primitive value" (a message built with
  * `String(x)` for `Object.create(null)`), "Cannot convert a Symbol value to a string" or
  * "Cannot read properties of undefined". Those are what this sweep reports.
+ *
+ * What it does not reach: each call has one hostile argument and leaves the others undefined, so
+ * a function that checks an earlier argument first is not tried past that check; and only exports,
+ * their static methods and constructors are called, not the methods of instances.
  */
 
-/** The messages of errors that JavaScript itself throws on a misused value. */
-const ENGINE_ERROR =
-  /Cannot convert|Cannot read properties of|is not iterable|is not a function|Do not know how to serialize a BigInt|Cannot mix BigInt|Cannot use 'in' operator|Cannot create property/;
+/** The messages of TypeErrors that JavaScript itself throws on a misused value. */
+const ENGINE_ERROR = new RegExp(
+  [
+    'Cannot convert', 'Cannot read properties of', 'Cannot set properties of', 'Cannot destructure', 'Cannot create property',
+    "Cannot use 'in' operator", 'Cannot read private member', 'Cannot mix BigInt', 'Do not know how to serialize a BigInt',
+    'is not iterable', 'is not a function', 'is not a constructor', 'Spread syntax requires',
+  ].join('|'),
+);
 
-/** Values whose conversion to a string or number throws, alone and inside an array. */
+/** Whether `error` is JavaScript's or Node's own complaint about a value, not a library error. */
+export function isEngineTypeError(error: unknown): boolean {
+  if (!(error instanceof TypeError)) return false;
+  // Node's argument errors (ERR_INVALID_ARG_TYPE...) come from a Node API handed the raw value.
+  const code: unknown = (error as { code?: unknown }).code;
+  return ENGINE_ERROR.test(error.message) || (typeof code === 'string' && code.startsWith('ERR_'));
+}
+
+/** How long a returned promise may take to settle, by default, before the call is reported as hanging. */
+const SETTLE_MS = 5000;
+
+/**
+ * Values whose conversion to a string or number throws (or, for a bigint, mixes with numbers and
+ * JSON), alone and inside an array.
+ */
 const HOSTILE: readonly (readonly [string, () => unknown])[] = [
   ['Object.create(null)', () => Object.create(null) as unknown],
   ["Symbol('s')", () => Symbol('s')],
+  ['5n', () => 5n],
+  ['a function without prototype', () => Object.setPrototypeOf(function hostile() {}, null) as unknown],
   ['[Object.create(null)]', () => [Object.create(null)]],
   ["[Symbol('s')]", () => [Symbol('s')]],
+  ['[5n]', () => [5n]],
 ];
 
 /** Option names tried with a hostile value: those of this repository's public options types. */
@@ -45,6 +71,8 @@ export interface FindArgumentCrashesOptions {
    * one static method and `new Name` the constructor only.
    */
   readonly skip?: Readonly<Record<string, string>>;
+  /** Milliseconds a returned promise may take to settle before the call is reported (default 5000). */
+  readonly settleMs?: number;
 }
 
 /**
@@ -56,31 +84,35 @@ export interface FindArgumentCrashesOptions {
  */
 export async function findArgumentCrashes(module: Readonly<Record<string, unknown>>, options: FindArgumentCrashesOptions = {}): Promise<ArgumentCrash[]> {
   const skip = options.skip ?? {};
+  const settleMs = options.settleMs ?? SETTLE_MS;
   const crashes = new Map<string, ArgumentCrash>();
   const pending: Promise<void>[] = [];
-  const record = (call: string, error: unknown): void => {
-    const message = error instanceof Error ? error.message : '';
+  const report = (call: string, message: string): void => {
     // One report per function and message: the same fault reached from many argument lists.
     const key = `${call.slice(0, call.indexOf('('))}: ${message}`;
-    if (error instanceof TypeError && ENGINE_ERROR.test(message) && !crashes.has(key)) crashes.set(key, { call, message });
+    if (!crashes.has(key)) crashes.set(key, { call, message });
+  };
+  const record = (call: string, error: unknown): void => {
+    if (isEngineTypeError(error)) report(call, (error as TypeError).message);
   };
   const attempt = (call: string, run: () => unknown): void => {
     try {
       const result = run();
-      if (result instanceof Promise) pending.push(result.then(() => undefined, (error: unknown) => record(call, error)));
+      if (typeof (result as { then?: unknown } | null)?.then === 'function') pending.push(settled(call, result as PromiseLike<unknown>, settleMs, record, report));
     } catch (error) {
       record(call, error);
     }
   };
+  const skipped = (key: string): boolean => Object.hasOwn(skip, key);
   for (const [name, value] of Object.entries(module)) {
-    if (typeof value !== 'function' || name in skip || value.prototype instanceof Error || value === Error) continue;
+    if (typeof value !== 'function' || skipped(name) || value.prototype instanceof Error || value === Error) continue;
     const fn = value as (...args: unknown[]) => unknown;
     const statics = Object.getOwnPropertyNames(fn).filter(
-      (key) => !['length', 'name', 'prototype'].includes(key) && !(`${name}.${key}` in skip) && typeof (fn as unknown as Record<string, unknown>)[key] === 'function',
+      (key) => !['length', 'name', 'prototype'].includes(key) && !skipped(`${name}.${key}`) && typeof (fn as unknown as Record<string, unknown>)[key] === 'function',
     );
     for (const [label, args] of argumentLists()) {
       attempt(`${name}(${label})`, () => fn(...args));
-      if (isConstructor(fn) && !(`new ${name}` in skip)) attempt(`new ${name}(${label})`, () => new (fn as unknown as new (...a: unknown[]) => unknown)(...args));
+      if (isConstructor(fn) && !skipped(`new ${name}`)) attempt(`new ${name}(${label})`, () => new (fn as unknown as new (...a: unknown[]) => unknown)(...args));
       for (const key of statics) {
         const method = (fn as unknown as Record<string, (...a: unknown[]) => unknown>)[key]!;
         attempt(`${name}.${key}(${label})`, () => method.apply(fn, args));
@@ -89,6 +121,28 @@ export async function findArgumentCrashes(module: Readonly<Record<string, unknow
   }
   await Promise.all(pending);
   return [...crashes.values()];
+}
+
+/** Waits for `result`, recording a rejection, or reporting a hang after `settleMs`. */
+async function settled(
+  call: string,
+  result: PromiseLike<unknown>,
+  settleMs: number,
+  record: (call: string, error: unknown) => void,
+  report: (call: string, message: string) => void,
+): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hang = new Promise<'hang'>((resolve) => {
+    timer = setTimeout(() => resolve('hang'), settleMs);
+  });
+  try {
+    const outcome = await Promise.race([Promise.resolve(result).then(() => 'settled' as const), hang]);
+    if (outcome === 'hang') report(call, `the returned promise did not settle within ${settleMs} ms`);
+  } catch (error) {
+    record(call, error);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function isConstructor(fn: (...args: unknown[]) => unknown): boolean {

@@ -8,8 +8,8 @@
 const MAX_STRING_CHARS = 60;
 
 /**
- * A short description of any value that never throws and runs no user code except reading a
- * constructor's name: `3`, `-0`, `"2"` (a string, quoted so it does not read as the number),
+ * A short description of any value that never throws and calls no method of the value (a getter
+ * of `constructor` or a Proxy's traps may run): `3`, `-0`, `"2"` (a string, quoted so it does not read as the number),
  * `5n`, `null`, `Symbol(s)`, `a function f`, `an array of length 2`, `a plain object`, `a Stream`.
  */
 export function describeValue(value: unknown): string {

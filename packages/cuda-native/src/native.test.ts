@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { NativeLoadError, TensorArgumentError } from './errors.js';
+import { NativeLoadError } from './errors.js';
 import { defaultNativeCandidates, loadNative } from './native.js';
 
 const builtAddon = path.resolve(import.meta.dirname, '..', 'build', 'Release', 'fhelium_native.node');
@@ -54,8 +54,8 @@ describe('native addon loading', () => {
     const other = path.join(dir, 'other.cjs');
     writeFileSync(other, 'module.exports = { hello: 1 };');
     expect(() => loadNative([{ path: other, source: 'test' }])).toThrow(/not an FHElium native addon/);
-    expect(() => loadNative('x' as never)).toThrow(new TensorArgumentError('loadNative: expected an array of { path, source } candidates, got "x"'));
-    expect(() => loadNative([{ path: other }] as never)).toThrow(new TensorArgumentError('loadNative: candidates[0] must be { path, source } with two strings, got a plain object'));
+    expect(() => loadNative('x' as never)).toThrow(new TypeError('loadNative: expected an array of { path, source } candidates, got "x"'));
+    expect(() => loadNative([{ path: other }] as never)).toThrow(new TypeError('loadNative: candidates[0] must be { path, source } with two strings, got a plain object'));
   });
 
   it('loads the built addon', () => {

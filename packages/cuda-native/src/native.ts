@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { describeValue } from './describe-value.js';
-import { NativeLoadError, TensorArgumentError, nativeErrorFactory, type NativeLoadAttempt } from './errors.js';
+import { NativeLoadError, nativeErrorFactory, type NativeLoadAttempt } from './errors.js';
 import { nativeBuildAdvice } from './native-build-advice.js';
 import type { CudaGraphNodeCounts } from './graph.js';
 
@@ -224,7 +224,7 @@ export function native(): NativeBinding {
  * Loads the addon now, from `candidates` (default: {@link defaultNativeCandidates}), instead of
  * at first use; the first successful load becomes the addon this package uses. Returns the paths
  * it loaded from.
- * @throws {TensorArgumentError} when `candidates` is not an array of `{ path, source }` strings.
+ * @throws {TypeError} when `candidates` is not an array of `{ path, source }` strings.
  * @throws {NativeLoadError} listing every candidate tried, with its reason and how to fix it.
  */
 export function loadNative(candidates: readonly NativeCandidate[] = defaultNativeCandidates()): NativeCandidate {
@@ -236,12 +236,12 @@ export function loadNative(candidates: readonly NativeCandidate[] = defaultNativ
 
 function checkCandidates(candidates: unknown): NativeCandidate[] {
   if (!Array.isArray(candidates)) {
-    throw new TensorArgumentError(`loadNative: expected an array of { path, source } candidates, got ${describeValue(candidates)}`);
+    throw new TypeError(`loadNative: expected an array of { path, source } candidates, got ${describeValue(candidates)}`);
   }
   return candidates.map((c: unknown, i) => {
     const { path: file, source } = (typeof c === 'object' && c !== null ? c : {}) as { path?: unknown; source?: unknown };
     if (typeof file !== 'string' || typeof source !== 'string') {
-      throw new TensorArgumentError(`loadNative: candidates[${i}] must be { path, source } with two strings, got ${describeValue(c)}`);
+      throw new TypeError(`loadNative: candidates[${i}] must be { path, source } with two strings, got ${describeValue(c)}`);
     }
     return { path: file, source };
   });

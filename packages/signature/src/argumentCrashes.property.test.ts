@@ -3,8 +3,18 @@ import { describe, expect, it } from 'vitest';
 
 import * as publicSurface from './index.js';
 
-/** Errors JavaScript itself throws on a misused value: a check that failed inside itself. */
-const ENGINE_ERROR = /Cannot convert|Cannot read properties of|is not iterable|is not a function|Do not know how to serialize a BigInt|Cannot mix BigInt|Cannot use 'in' operator/;
+/**
+ * TypeErrors JavaScript itself throws on a misused value: a check that failed inside itself. The
+ * same list as `isEngineTypeError` of `@fhelium/cuda-native/testing`, which this package, below
+ * the native one, cannot import.
+ */
+const ENGINE_ERROR = new RegExp(
+  [
+    'Cannot convert', 'Cannot read properties of', 'Cannot set properties of', 'Cannot destructure', 'Cannot create property',
+    "Cannot use 'in' operator", 'Cannot read private member', 'Cannot mix BigInt', 'Do not know how to serialize a BigInt',
+    'is not iterable', 'is not a function', 'is not a constructor', 'Spread syntax requires',
+  ].join('|'),
+);
 
 /** Anything, including values whose conversion to a string throws (null prototypes, symbols). */
 const hostile = fc.oneof(
@@ -12,6 +22,7 @@ const hostile = fc.oneof(
   fc.constant(Object.create(null) as unknown),
   fc.constant(Symbol('s')),
   fc.constant([Symbol('s')]),
+  fc.constant(Object.setPrototypeOf(function hostile() {}, null) as unknown),
 );
 
 /** Exported functions and static methods, called on their own object (error classes left out). */
@@ -32,6 +43,7 @@ function callables(): [string, (...args: unknown[]) => unknown][] {
   return out;
 }
 
+// Also the static methods of exported classes; not the methods of instances.
 describe('the public surface with hostile arguments', () => {
   it.each(callables())('%s answers any arguments with its own error, never with a failure inside its checks', (_, call) => {
     fc.assert(
