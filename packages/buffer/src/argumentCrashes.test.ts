@@ -1,7 +1,10 @@
+import { Tensor } from '@fhelium/cuda-native';
 import { findArgumentCrashes } from '@fhelium/cuda-native/testing';
 import { describe, expect, it } from 'vitest';
 
 import * as publicSurface from './index.js';
+
+const example = () => [Tensor.fromArray(new Float32Array([1, 2, 3, 4]), { shape: [2, 2] })];
 
 describe('the public surface with hostile arguments', () => {
   it('answers every call with its own error, never with a failure inside its checks', async () => {
@@ -10,6 +13,10 @@ describe('the public surface with hostile arguments', () => {
     const precondition = 'building block for @fhelium/graph: takes a validated tree, not re-checked';
     const crashes = await findArgumentCrashes(publicSurface, {
       skip: { describeValueTree: precondition, buildValueTree: precondition, findSharedStorage: precondition, emptyWithLayout: precondition },
+      instances: {
+        buffer: () => publicSurface.ReusableValueBuffer.like(example()),
+        copyHandle: () => publicSurface.ReusableValueBuffer.like(example()).copyFrom(example()),
+      },
     });
     expect(crashes).toEqual([]);
   });

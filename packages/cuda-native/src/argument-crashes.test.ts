@@ -14,6 +14,12 @@ describe('the public surface with hostile arguments', () => {
         'new NttTables': 'private constructor',
         'new RescaleTables': 'private constructor',
       },
+      // Streams, events and graphs need CUDA to exist; their methods are swept by the CUDA tests.
+      instances: {
+        tensor: () => cudaNative.Tensor.fromArray(new Float32Array([1, 2, 3, 4]), { shape: [2, 2] }),
+        view: () => cudaNative.Tensor.fromArray(new BigUint64Array(12), { shape: [3, 4] }).narrow(1, 1, 2),
+        device: () => cudaNative.Device.from('cpu'),
+      },
     });
     expect(crashes).toEqual([]);
   });
@@ -41,6 +47,25 @@ describe('findArgumentCrashes', () => {
     expect(await findArgumentCrashes({ check, skipped: (x: unknown) => `${x as string}` }, { skip: { skipped: 'on purpose' } })).toEqual([]);
     // An export named like an Object.prototype member is swept, not skipped by inheritance.
     expect((await findArgumentCrashes({ toString: (x: unknown) => `${x as string}` })).length).toBeGreaterThan(0);
+  });
+
+  it('sweeps the methods of given instances, each on a fresh one, leaving out internal names', async () => {
+    class Counter {
+      closed = false;
+      close(): void {
+        this.closed = true;
+      }
+      add(x: unknown): string {
+        if (this.closed) throw new Error('closed');
+        return `${x as string}`;
+      }
+      _internal(x: unknown): string {
+        return `${x as string}`;
+      }
+    }
+    const crashes = await findArgumentCrashes({}, { instances: { counter: () => new Counter() } });
+    expect(new Set(crashes.map((c) => c.call.slice(0, c.call.indexOf('('))))).toEqual(new Set(['counter#add']));
+    expect(await findArgumentCrashes({}, { instances: { counter: () => new Counter() }, skip: { 'counter#add': 'test' } })).toEqual([]);
   });
 
   it('awaits returned promises: reports rejections with such errors and promises that never settle', async () => {

@@ -7,8 +7,8 @@
  * "Cannot read properties of undefined". Those are what this sweep reports.
  *
  * What it does not reach: each call has one hostile argument and leaves the others undefined, so
- * a function that checks an earlier argument first is not tried past that check; and only exports,
- * their static methods and constructors are called, not the methods of instances.
+ * a function that checks an earlier argument first is not tried past that check; and the methods
+ * of instances are called only for the instances the caller provides (`instances`).
  */
 
 /** The messages of TypeErrors that JavaScript itself throws on a misused value. */
@@ -68,9 +68,17 @@ export interface FindArgumentCrashesOptions {
   /**
    * Exports not to sweep, each with the reason (a constructor that is internal, a function that
    * does not check its arguments by design): `{ loadNative: 'internal: …' }`. `Name.method` skips
-   * one static method and `new Name` the constructor only.
+   * one static method, `new Name` the constructor only and `label#method` one method of an
+   * instance.
    */
   readonly skip?: Readonly<Record<string, string>>;
+  /**
+   * Instances whose methods to sweep as well, by label: each method of the prototype chain (not
+   * `constructor`, not names starting with `_`, which are internal by convention) is called on a
+   * fresh instance from the factory, so that a `close()` or `dispose()` spoils nothing else.
+   * TypeScript `private` methods are on the prototype too: skip them as `label#method`.
+   */
+  readonly instances?: Readonly<Record<string, () => object>>;
   /** Milliseconds a returned promise may take to settle before the call is reported (default 5000). */
   readonly settleMs?: number;
 }
@@ -80,7 +88,8 @@ export interface FindArgumentCrashesOptions {
  * class as a constructor with one hostile argument in each of the first {@link MAX_ARGUMENTS}
  * positions (the others undefined), and with an options object holding one hostile value per
  * known option name in the last position; returns the calls that failed with a JavaScript error
- * instead of the library's own (promises are awaited). Error classes are not swept.
+ * instead of the library's own (promises are awaited). Error classes are not swept. With
+ * `instances`, the methods of those objects too (see {@link FindArgumentCrashesOptions.instances}).
  */
 export async function findArgumentCrashes(module: Readonly<Record<string, unknown>>, options: FindArgumentCrashesOptions = {}): Promise<ArgumentCrash[]> {
   const skip = options.skip ?? {};
@@ -119,8 +128,27 @@ export async function findArgumentCrashes(module: Readonly<Record<string, unknow
       }
     }
   }
+  for (const [label, make] of Object.entries(options.instances ?? {})) {
+    for (const method of instanceMethods(make())) {
+      if (skipped(`${label}#${method}`)) continue;
+      const target = make() as Record<string, (...a: unknown[]) => unknown>;
+      for (const [shown, args] of argumentLists()) attempt(`${label}#${method}(${shown})`, () => target[method]!(...args));
+    }
+  }
   await Promise.all(pending);
   return [...crashes.values()];
+}
+
+/** The public method names of `instance`'s prototype chain, below Object.prototype. */
+function instanceMethods(instance: object): string[] {
+  const names = new Set<string>();
+  for (let proto: unknown = Object.getPrototypeOf(instance); proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const key of Object.getOwnPropertyNames(proto)) {
+      const descriptor = Object.getOwnPropertyDescriptor(proto, key);
+      if (key !== 'constructor' && !key.startsWith('_') && typeof descriptor?.value === 'function') names.add(key);
+    }
+  }
+  return [...names];
 }
 
 /** Waits for `result`, recording a rejection, or reporting a hang after `settleMs`. */

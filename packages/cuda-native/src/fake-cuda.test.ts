@@ -13,6 +13,7 @@ const FILES = [
   'src/cuda-sampling.test.ts',
   'src/cuda-mul-accumulate.test.ts',
   'src/cuda-copy-tensors.test.ts',
+  'src/cuda-argument-crashes.test.ts',
 ];
 
 describe('CUDA-gated tests on the fake-CUDA build (no GPU needed)', () => {

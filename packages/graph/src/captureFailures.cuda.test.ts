@@ -74,7 +74,7 @@ describeCuda('CudaGraphProgram.capture failures', () => {
     const e = await withoutLeaks((x) =>
       thrown(() =>
         CudaGraphProgram.capture(
-          function throwsBareObject(): Tensor {
+          function throwsBareObject(_input: Tensor): Tensor {
             throw thrownValue;
           },
           { exampleInputs: [x] },
