@@ -1,20 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
+import { SWEEP_SKIP } from './argument-crashes.test-helpers.js';
 import { findArgumentCrashes, isEngineTypeError } from './argument-crashes.js';
 import * as cudaNative from './index.js';
 
 describe('the public surface with hostile arguments', () => {
   it('answers every call with its own error, never with a failure inside its checks', async () => {
     const crashes = await findArgumentCrashes(cudaNative, {
-      skip: {
-        // Private and protected constructors (TypeScript refuses the call): the tables come from
-        // their `build`, and KernelTables is their abstract base.
-        'new KernelTables': 'abstract class, protected constructor',
-        'new BasisConversionTables': 'private constructor',
-        'new NttTables': 'private constructor',
-        'new RescaleTables': 'private constructor',
-      },
-      // Streams, events and graphs need CUDA to exist; their methods are swept by the CUDA tests.
+      skip: SWEEP_SKIP,
+      // Streams, events and device tensors need CUDA: cuda-argument-crashes.test.ts sweeps those.
       instances: {
         tensor: () => cudaNative.Tensor.fromArray(new Float32Array([1, 2, 3, 4]), { shape: [2, 2] }),
         view: () => cudaNative.Tensor.fromArray(new BigUint64Array(12), { shape: [3, 4] }).narrow(1, 1, 2),

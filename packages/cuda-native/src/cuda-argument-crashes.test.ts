@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 
+import { SWEEP_SKIP } from './argument-crashes.test-helpers.js';
 import { findArgumentCrashes } from './argument-crashes.js';
 import * as cudaNative from './index.js';
 import { describeCuda } from './testing.js';
@@ -9,12 +10,7 @@ describeCuda('the public surface with hostile arguments, with CUDA', () => {
   // the sweep of argument-crashes.test.ts runs again here, with the objects that need a device.
   it('answers every call with its own error, never with a failure inside its checks', async () => {
     const crashes = await findArgumentCrashes(cudaNative, {
-      skip: {
-        'new KernelTables': 'abstract class, protected constructor',
-        'new BasisConversionTables': 'private constructor',
-        'new NttTables': 'private constructor',
-        'new RescaleTables': 'private constructor',
-      },
+      skip: SWEEP_SKIP,
       instances: {
         stream: () => new cudaNative.Stream('cuda:0'),
         event: () => new cudaNative.Event(),
