@@ -1,3 +1,4 @@
+import { describeInput } from '../describeInput.js';
 import { unknownOption, type OptionKeys } from '../optionKeys.js';
 import {
   contextIdOf,
@@ -7,6 +8,7 @@ import {
 import { CkksParameterError, InsecureParametersError } from './errors.js';
 import { isPrime, MAX_PRIME_BITS } from './primes.js';
 import { presetParameterOptions, presetSpec } from './presets.js';
+import { requireInteger } from './requireInteger.js';
 import { MAX_LOG_N, maxLogQpFor128BitSecurity, MIN_LOG_N } from './security.js';
 
 /** Everything needed to build a {@link CkksParameters}. */
@@ -36,7 +38,7 @@ const LOAD_OPTIONS: OptionKeys<CkksParametersLoadOptions> = { allowInsecure: tru
 /** @throws {CkksParameterError} for load options that are not an object or hold a key other than `allowInsecure`. */
 function checkLoadOptions(options: unknown): void {
   if (options === null || typeof options !== 'object') {
-    throw new CkksParameterError('options', `expected an options object such as { allowInsecure: true }, got ${describeValue(options)}`);
+    throw new CkksParameterError('options', `expected an options object such as { allowInsecure: true }, got ${describeInput(options)}`);
   }
   const unknown = unknownOption(options, LOAD_OPTIONS);
   if (unknown !== null) throw new CkksParameterError('options', unknown);
@@ -64,31 +66,9 @@ function product(values: readonly bigint[]): bigint {
   return values.reduce((acc, v) => acc * v, 1n);
 }
 
-/** A refused field for messages; never throws (a function is not printed with its source). */
-function describeValue(value: unknown): string {
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'function') return 'a function';
-  if (typeof value === 'symbol') return value.toString();
-  if (value === null) return 'null';
-  if (typeof value !== 'object') return String(value);
-  try {
-    return Array.isArray(value) ? `an array of length ${value.length}` : 'an object';
-  } catch {
-    return 'an object';
-  }
-}
-
-function requireInteger(field: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new CkksParameterError(field, `expected an integer in [${min}, ${max}], got ${describeValue(value)}`);
-  }
-  return value;
-}
-
 function requirePrimeList(field: string, value: unknown, twoN: bigint, minLength: number): readonly bigint[] {
   if (!Array.isArray(value)) {
-    throw new CkksParameterError(field, `expected an array of bigint primes, got ${describeValue(value)}`);
+    throw new CkksParameterError(field, `expected an array of bigint primes, got ${describeInput(value)}`);
   }
   if (value.length < minLength) {
     throw new CkksParameterError(field, `expected at least ${minLength} prime(s), got ${value.length}`);
@@ -96,7 +76,7 @@ function requirePrimeList(field: string, value: unknown, twoN: bigint, minLength
   value.forEach((p: unknown, i: number) => {
     const where = `${field}[${i}]`;
     if (typeof p !== 'bigint') {
-      throw new CkksParameterError(where, `expected a bigint prime, got ${describeValue(p)}`);
+      throw new CkksParameterError(where, `expected a bigint prime, got ${describeInput(p)}`);
     }
     if (p <= 1n || p >= PRIME_LIMIT) {
       throw new CkksParameterError(where, `expected a prime in (1, 2^${MAX_PRIME_BITS}), got ${p}`);
@@ -173,7 +153,7 @@ export class CkksParameters {
    */
   constructor(options: CkksParametersOptions) {
     if (options === null || typeof options !== 'object') {
-      throw new CkksParameterError('options', `expected an options object, got ${describeValue(options)}`);
+      throw new CkksParameterError('options', `expected an options object, got ${describeInput(options)}`);
     }
     const unknown = unknownOption(options, PARAMETERS_OPTIONS);
     if (unknown !== null) throw new CkksParameterError('options', unknown);
@@ -228,7 +208,7 @@ export class CkksParameters {
     const scale = options.defaultScale;
     const logScale = typeof scale === 'number' && scale > 0 && Number.isFinite(scale) ? Math.log2(scale) : Number.NaN;
     if (!Number.isInteger(logScale) || logScale < 1) {
-      throw new CkksParameterError('defaultScale', `expected a power of two 2^k with k ≥ 1, got ${describeValue(scale)}`);
+      throw new CkksParameterError('defaultScale', `expected a power of two 2^k with k ≥ 1, got ${describeInput(scale)}`);
     }
     const q0 = qPrimes[0]!;
     if (BigInt(scale) >= q0) {
@@ -239,7 +219,7 @@ export class CkksParameters {
       );
     }
     if (options.allowInsecure !== undefined && typeof options.allowInsecure !== 'boolean') {
-      throw new CkksParameterError('allowInsecure', `expected a boolean, got ${describeValue(options.allowInsecure)}`);
+      throw new CkksParameterError('allowInsecure', `expected a boolean, got ${describeInput(options.allowInsecure)}`);
     }
 
     const logQ = bitLength(product(qPrimes));
@@ -317,14 +297,14 @@ export class CkksParameters {
    */
   static fromJSON(description: CkksParametersDescription, options: CkksParametersLoadOptions = {}): CkksParameters {
     if (description === null || typeof description !== 'object') {
-      throw new CkksParameterError('description', `expected a parameters description object, got ${describeValue(description)}`);
+      throw new CkksParameterError('description', `expected a parameters description object, got ${describeInput(description)}`);
     }
     checkLoadOptions(options);
     const expectConstant = (field: 'scheme' | 'ring' | 'secretDistribution' | 'schemaVersion', expected: unknown): void => {
       if (description[field] !== expected) {
         throw new CkksParameterError(
           `description.${field}`,
-          `expected ${describeValue(expected)}, got ${describeValue(description[field])}`,
+          `expected ${describeInput(expected)}, got ${describeInput(description[field])}`,
         );
       }
     };
@@ -334,14 +314,14 @@ export class CkksParameters {
     expectConstant('secretDistribution', 'ternary');
     const parseDecimal = (field: string, value: unknown): bigint => {
       if (typeof value !== 'string' || !/^(0|[1-9][0-9]*)$/.test(value)) {
-        throw new CkksParameterError(field, `expected a decimal integer string, got ${describeValue(value)}`);
+        throw new CkksParameterError(field, `expected a decimal integer string, got ${describeInput(value)}`);
       }
       return BigInt(value);
     };
     const parseList = (field: 'qPrimes' | 'pPrimes'): bigint[] => {
       const list: unknown = description[field];
       if (!Array.isArray(list)) {
-        throw new CkksParameterError(`description.${field}`, `expected an array of decimal strings, got ${describeValue(list)}`);
+        throw new CkksParameterError(`description.${field}`, `expected an array of decimal strings, got ${describeInput(list)}`);
       }
       return list.map((v: unknown, i: number) => parseDecimal(`description.${field}[${i}]`, v));
     };

@@ -1,6 +1,6 @@
-import { describeInput } from '../describeInput.js';
 import { unknownOption, type OptionKeys } from '../optionKeys.js';
 import { CkksParameterError } from './errors.js';
+import { requireInteger } from './requireInteger.js';
 
 /** Smallest prime size `generatePrimes` produces, in bits. */
 export const MIN_PRIME_BITS = 20;
@@ -106,13 +106,6 @@ export interface PrimeGenerationOptions {
   readonly exclude?: Iterable<bigint>;
 }
 const PRIME_GENERATION_OPTIONS: OptionKeys<PrimeGenerationOptions> = { bits: true, count: true, logN: true, exclude: true };
-
-function requireInteger(field: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new CkksParameterError(field, `expected an integer in [${min}, ${max}], got ${describeInput(value)}`);
-  }
-  return value;
-}
 
 /**
  * The `count` largest primes p ≡ 1 (mod 2N) with exactly `bits` bits that are not in `exclude`,
