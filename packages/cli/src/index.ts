@@ -13,4 +13,6 @@ export { loadBenchRun, BenchFileError, type BenchRun } from './chart/loadBenchRu
 export { makeCharts, type ChartFile } from './chart/makeCharts.js';
 export { groupedBarChart, type GroupedBarChartSpec, type ChartSeries, type ChartGroup } from './chart/groupedBarChart.js';
 export { runDemo, type DemoOptions, type DemoReport } from './demo/runDemo.js';
+export { Progress } from './demo/Progress.js';
+export type { Style } from './style.js';
 export type { GraphDemoReport } from './demo/graphPipeline.js';

@@ -9,6 +9,7 @@
  *   pageable host-to-device bandwidth.
  * Op keys are those of the `@fhelium/ckks` benchmark script's results.
  */
+import { checkOneOf, checkString } from './argumentChecks.js';
 
 /** The CKKS ops of the benchmark tables, in table order. */
 export const CKKS_OPS = ['multiplyRelinearize', 'rotate', 'rescale', 'add', 'multiplyPlain', 'encrypt', 'decrypt'] as const;
@@ -88,9 +89,13 @@ export interface CkksReference {
 
 /**
  * The reference for `op` at `preset` measured on `deviceKind`: Phantom/H200 for CUDA, node-seal for
- * the CPU; null when DESIGN.md has no such figure (e.g. CPU n16-l23, CPU decrypt).
+ * the CPU; null when DESIGN.md has no such figure (e.g. CPU n16-l23, CPU decrypt, an unknown preset).
+ * @throws {TypeError} when `deviceKind` is not `'cpu'` or `'cuda'`, or `preset` or `op` is not a string.
  */
 export function ckksReference(deviceKind: 'cpu' | 'cuda', preset: string, op: string): CkksReference | null {
+  checkOneOf(deviceKind, ['cpu', 'cuda'], 'ckksReference: deviceKind');
+  checkString(preset, 'ckksReference: preset');
+  checkString(op, 'ckksReference: op');
   const table = deviceKind === 'cuda' ? PHANTOM_H200_US : NODE_SEAL_CPU_US;
   const row = Object.hasOwn(table, preset) ? (table[preset] as Partial<Record<string, number>>) : undefined;
   // Own properties only: an op named like an Object.prototype member ('toString') has no figure.
@@ -101,8 +106,10 @@ export function ckksReference(deviceKind: 'cpu' | 'cuda', preset: string, op: st
 /**
  * Phantom's multiply + relinearize plus rescale at `preset` (µs), the sum of two DESIGN.md rows:
  * the reference for a captured multiply-relinearize-rescale chain. Null for presets without figures.
+ * @throws {TypeError} when `preset` is not a string.
  */
 export function phantomMultiplyRescaleUs(preset: string): number | null {
+  checkString(preset, 'phantomMultiplyRescaleUs: preset');
   const mr = ckksReference('cuda', preset, 'multiplyRelinearize');
   const rs = ckksReference('cuda', preset, 'rescale');
   return mr === null || rs === null ? null : mr.us + rs.us;

@@ -112,4 +112,41 @@ describe('unexpected errors', () => {
       expect(err).toBe('error: TypeError: the sink broke\nSet FHELIUM_DEBUG=1 for the stack trace.\n');
     }
   });
+
+  it('describes a thrown value that is not an Error without failing on it', async () => {
+    for (const [thrown, text] of [
+      [Object.create(null), 'a plain object'],
+      [Symbol('s'), 'a symbol'],
+      ['boom', '"boom" (string)'],
+    ] as const) {
+      const io = memoryIo();
+      const code = await runCli(['info'], {
+        ...io,
+        stdout: {
+          write: () => {
+            throw thrown;
+          },
+        },
+      });
+      expect(code).toBe(1);
+      expect(io.stderrText()).toBe(`error: ${text} was thrown (not an Error)\nSet FHELIUM_DEBUG=1 for the stack trace.\n`);
+    }
+  });
 });
+
+describe('runCli called with wrong arguments by a program', () => {
+  it('rejects with a TypeError naming the argument, and writes nothing', async () => {
+    const io = memoryIo();
+    const cases: [unknown, unknown, string][] = [
+      ['demo', io, 'runCli: argv must be an array of strings (the arguments after `fhelium`), got "demo" (string)'],
+      [['demo', 5], io, 'runCli: argv[1] must be a string, got 5 (number)'],
+      [[], null, 'runCli: io must be a CliIo { stdout, stderr, env, cwd }, got null'],
+      [[], { ...io, stderr: Object.create(null) }, 'runCli: io.stderr.write must be a function, got undefined'],
+      [[], { ...io, env: undefined }, 'runCli: io.env must be an object of environment variables, got undefined'],
+      [[], { ...io, cwd: Symbol('cwd') }, 'runCli: io.cwd must be a string, got a symbol'],
+    ];
+    for (const [argv, given, message] of cases) await expect(runCli(argv as string[], given as typeof io), message).rejects.toThrow(new TypeError(message));
+    expect(io.stdoutText() + io.stderrText()).toBe('');
+  });
+});
+

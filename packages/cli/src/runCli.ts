@@ -2,8 +2,10 @@
  * The `fhelium` command line: dispatch to a command, help, version, and the mapping of errors to
  * messages and exit codes (0 success, 1 failure, 2 bad command line). In-process, for tests.
  */
+import { describeGiven } from '@fhelium/buffer';
 import { FHEliumError } from '@fhelium/signature';
 
+import { checkArray, checkRecord, checkString } from './argumentChecks.js';
 import { benchCommand, benchSpec } from './commands/bench.js';
 import { chartCommand, chartSpec } from './commands/chart.js';
 import { demoCommand, demoSpec } from './commands/demo.js';
@@ -59,12 +61,30 @@ function debugEnabled(env: Readonly<Record<string, string | undefined>>): boolea
   return value === '1' || value === 'true';
 }
 
+/** Checks what a program passed to {@link runCli}. @throws {TypeError} naming the argument. */
+function checkRunCliArguments(argv: unknown, io: unknown): void {
+  checkArray(argv, 'runCli: argv', 'strings (the arguments after `fhelium`)').forEach((arg, i) => checkString(arg, `runCli: argv[${i}]`));
+  const given = checkRecord(io, 'runCli: io', 'a CliIo { stdout, stderr, env, cwd }');
+  for (const sink of ['stdout', 'stderr'] as const) {
+    const where = `runCli: io.${sink}`;
+    const target = checkRecord(given[sink], where, 'a text sink with a write(text) method');
+    if (typeof target.write !== 'function') throw new TypeError(`${where}.write must be a function, got ${describeGiven(target.write)}`);
+  }
+  checkRecord(given.env, 'runCli: io.env', 'an object of environment variables');
+  checkString(given.cwd, 'runCli: io.cwd');
+}
+
 /**
- * Runs `fhelium ARGV` (without node and the script) and returns the exit code; never throws.
+ * Runs `fhelium ARGV` (without node and the script) and returns the exit code. Whatever the command
+ * line and whatever happens while the command runs, it prints the error and returns its status
+ * instead of throwing.
  * @param argv - The arguments after `fhelium`.
  * @param io - Streams, environment and working directory (default: this process's).
+ * @throws {TypeError} (a rejected promise) only for arguments a program got wrong: `argv` not an
+ *   array of strings, or `io` not a {@link CliIo}; nothing was written then.
  */
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  checkRunCliArguments(argv, io);
   const err = styleFor(io.stderr, io.env);
   const names = COMMAND_SPECS.map((c) => c.name);
   try {
@@ -98,9 +118,13 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       io.stderr.write(`${err.red('error:')} ${error.message}\n`);
       return error.exitCode;
     }
-    const name = error instanceof Error ? error.name : 'Error';
-    const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`${err.red('error:')} ${error instanceof FHEliumError ? '' : `${name}: `}${message}\n`);
+    // describeGiven, not String(): a thrown Object.create(null) or symbol must not escape as a new error.
+    const text = !(error instanceof Error)
+      ? `${describeGiven(error)} was thrown (not an Error)`
+      : error instanceof FHEliumError
+        ? error.message
+        : `${error.name}: ${error.message}`;
+    io.stderr.write(`${err.red('error:')} ${text}\n`);
     if (debugEnabled(io.env) && error instanceof Error && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
     else io.stderr.write(err.dim('Set FHELIUM_DEBUG=1 for the stack trace.\n'));
     return EXIT_FAILURE;

@@ -2,6 +2,7 @@
  * Benchmark figures pulled out of the packages' benchmark JSON, each beside its DESIGN.md
  * reference when there is one. `bench` prints them, `chart` draws them.
  */
+import { checkString } from '../argumentChecks.js';
 import {
   CKKS_OP_LABELS,
   H200_FIGURES,
@@ -221,8 +222,13 @@ function genericFigures(suite: string, result: Json): BenchFigure[] {
   return out;
 }
 
-/** The figures of one suite's benchmark JSON (unknown shapes give what {@link genericFigures} finds). */
+/**
+ * The figures of one suite's benchmark JSON (unknown shapes give what {@link genericFigures} finds;
+ * anything but an object gives none).
+ * @throws {TypeError} when `suite` is not a string.
+ */
 export function figuresOf(suite: string, result: unknown): BenchFigure[] {
+  checkString(suite, 'figuresOf: suite');
   if (!isRecord(result)) return [];
   if (suite === 'ckks') return ckksFigures(result);
   if (suite === 'native') return pathFigures('native', result, NATIVE_FIGURES);

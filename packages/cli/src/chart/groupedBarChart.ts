@@ -3,6 +3,7 @@
  * and the reference). Log scale when the values span more than a factor of 50, so 7 µs and 300 ms
  * fit one chart. Pure and deterministic: the same input gives the same bytes.
  */
+import { checkArray, checkNumberOrNull, checkRecord, checkString } from '../argumentChecks.js';
 import { coord, escapeXml, shortNumber } from './svgText.js';
 
 /** One series (a run, or the reference figures). */
@@ -89,8 +90,40 @@ function makeScale(values: readonly number[]): Scale {
   return { log: false, ticks, map: (v) => Math.max(0, v) / top };
 }
 
-/** The chart as an SVG document (see the file comment). */
+/**
+ * Checks every field the chart reads, so a wrong spec fails here, naming the field, instead of
+ * drawing a broken chart. @throws {TypeError}
+ */
+function checkSpec(spec: unknown): void {
+  const where = 'groupedBarChart: spec';
+  const s = checkRecord(spec, where, 'an object with title, subtitle, unit, series and groups');
+  for (const key of ['title', 'subtitle', 'unit'] as const) checkString(s[key], `${where}.${key}`);
+  const series = checkArray(s.series, `${where}.series`, '{ label, color } objects');
+  series.forEach((item, i) => {
+    const one = checkRecord(item, `${where}.series[${i}]`, 'a { label, color } object');
+    checkString(one.label, `${where}.series[${i}].label`);
+    checkString(one.color, `${where}.series[${i}].color`);
+  });
+  checkArray(s.groups, `${where}.groups`, '{ label, values } objects').forEach((item, i) => {
+    const group = checkRecord(item, `${where}.groups[${i}]`, 'a { label, values } object');
+    checkString(group.label, `${where}.groups[${i}].label`);
+    const values = checkArray(group.values, `${where}.groups[${i}].values`, 'numbers or nulls (one per series)');
+    // One bar slot per series: more values would spill into the next group, fewer leave bars unlabelled.
+    if (values.length !== series.length) {
+      throw new TypeError(`${where}.groups[${i}].values must hold one value per series (${series.length}), got ${values.length}`);
+    }
+    values.forEach((v, j) => checkNumberOrNull(v, `${where}.groups[${i}].values[${j}]`));
+  });
+}
+
+/**
+ * The chart as an SVG document (see the file comment). Values that are null or not finite are
+ * drawn as `n/a`.
+ * @throws {TypeError} naming the field when `spec` is not a {@link GroupedBarChartSpec}, or a
+ *   group does not hold exactly one value per series.
+ */
 export function groupedBarChart(spec: GroupedBarChartSpec): string {
+  checkSpec(spec);
   const subtitleLines = wrapWords(spec.subtitle, 120);
   const legendTop = 44 + subtitleLines.length * 16;
   const top = legendTop + 10 + spec.series.length * 18;

@@ -4,6 +4,7 @@
  * collection of tools/gpu/run-benchmarks.mjs (`{ "generated", "results": [{ "script", "result" }] }`).
  * Figures are recomputed from the raw results, so every chart uses the current reference table.
  */
+import { checkString } from '../argumentChecks.js';
 import { figuresOf, suiteOfResult, type BenchFigure } from '../bench/BenchFigure.js';
 import { BENCH_RECORD_FORMAT } from '../bench/BenchRecord.js';
 
@@ -34,8 +35,10 @@ function day(date: unknown): string | null {
 /**
  * The run in `json` (parsed file content); `source` names it in errors.
  * @throws {BenchFileError} when no known shape matches or no figure is found.
+ * @throws {TypeError} when `source` is not a string.
  */
 export function loadBenchRun(json: unknown, source: string): BenchRun {
+  checkString(source, 'loadBenchRun: source');
   if (!isRecord(json)) throw new BenchFileError(`${source}: expected a JSON object of benchmark results, got ${Array.isArray(json) ? 'an array' : json === null ? 'null' : typeof json}`);
   let figures: BenchFigure[];
   let machine: string | null;

@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 import { checkXml } from '../testing/xmlWellFormed.js';
-import { groupedBarChart } from './groupedBarChart.js';
-import { BenchFileError, loadBenchRun } from './loadBenchRun.js';
+import type { BenchFigure } from '../bench/BenchFigure.js';
+import { groupedBarChart, type GroupedBarChartSpec } from './groupedBarChart.js';
+import { BenchFileError, loadBenchRun, type BenchRun } from './loadBenchRun.js';
 import { makeCharts } from './makeCharts.js';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../testing/fixtures/${name}`, import.meta.url), 'utf8'));
@@ -110,4 +111,52 @@ describe('makeCharts', () => {
     const twice = makeCharts([runs[1]!, runs[1]!]);
     expect(twice[0]!.series).toEqual(['FHElium · AMD EPYC 7B13, 2026-12-01', 'FHElium · AMD EPYC 7B13, 2026-12-01 #2', 'node-seal on CPU']);
   });
+
+  it('refuses runs that are not BenchRuns, naming the field and what was given, before drawing anything', () => {
+    const figure = runs[1]!.figures[0]!;
+    const withFigure = (patch: Record<string, unknown>): BenchRun[] => [{ label: 'mine', figures: [{ ...figure, ...patch } as BenchFigure] }];
+    const cases: [unknown, string][] = [
+      [undefined, 'makeCharts: runs must be an array of BenchRun objects (from loadBenchRun), got undefined'],
+      [[null], 'makeCharts: runs[0] must be a BenchRun { label, figures }, got null'],
+      [[{ label: 3, figures: [] }], 'makeCharts: runs[0].label must be a string, got 3 (number)'],
+      [[{ label: 'a', figures: Object.create(null) }], 'makeCharts: runs[0].figures must be an array of BenchFigure objects, got a plain object'],
+      [withFigure({ value: '7.5' }), 'makeCharts: runs[0].figures[0].value must be a number, got "7.5" (string)'],
+      [withFigure({ unit: Symbol('µs') }), 'makeCharts: runs[0].figures[0].unit must be a string, got a symbol'],
+      [withFigure({ deviceKind: 'gpu' }), `makeCharts: runs[0].figures[0].deviceKind must be 'cpu' or 'cuda', got "gpu" (string)`],
+      [withFigure({ better: undefined }), `makeCharts: runs[0].figures[0].better must be 'lower' or 'higher', got undefined`],
+      [withFigure({ reference: 5n }), 'makeCharts: runs[0].figures[0].reference must be a number or null, got 5n (bigint)'],
+      [withFigure({ referenceSource: { label: 'x' } }), 'makeCharts: runs[0].figures[0].referenceSource.description must be a string, got undefined'],
+    ];
+    for (const [given, message] of cases) expect(() => makeCharts(given as BenchRun[]), message).toThrow(new TypeError(message));
+    expect(makeCharts(withFigure({ referenceSource: null, reference: null }))).toHaveLength(1);
+  });
 });
+
+describe('loadBenchRun arguments', () => {
+  it('refuses a source that is not a string (the name used in its errors)', () => {
+    expect(() => loadBenchRun({}, Object.create(null) as string)).toThrow(new TypeError('loadBenchRun: source must be a string, got a plain object'));
+  });
+});
+
+describe('groupedBarChart arguments', () => {
+  const spec = {
+    title: 't',
+    subtitle: 's',
+    unit: 'µs',
+    series: [{ label: 'a', color: '#000000' }],
+    groups: [{ label: 'g', values: [1] }],
+  };
+  it('refuses a spec that is not a GroupedBarChartSpec, naming the field and what was given', () => {
+    const cases: [unknown, string][] = [
+      [null, 'groupedBarChart: spec must be an object with title, subtitle, unit, series and groups, got null'],
+      [{ ...spec, subtitle: undefined }, 'groupedBarChart: spec.subtitle must be a string, got undefined'],
+      [{ ...spec, series: [{ label: 'a' }] }, 'groupedBarChart: spec.series[0].color must be a string, got undefined'],
+      [{ ...spec, groups: 'g' }, 'groupedBarChart: spec.groups must be an array of { label, values } objects, got "g" (string)'],
+      [{ ...spec, groups: [{ label: 'g', values: [1, 2] }] }, 'groupedBarChart: spec.groups[0].values must hold one value per series (1), got 2'],
+      [{ ...spec, groups: [{ label: 'g', values: ['1'] }] }, 'groupedBarChart: spec.groups[0].values[0] must be a number or null, got "1" (string)'],
+    ];
+    for (const [given, message] of cases) expect(() => groupedBarChart(given as GroupedBarChartSpec), message).toThrow(new TypeError(message));
+    expect(checkXml(groupedBarChart(spec)).problems).toEqual([]);
+  });
+});
+

@@ -3,6 +3,7 @@
  * latencies of n14-l7 on CUDA, with one bar series per run and one for the DESIGN.md reference.
  * Output order and file names depend only on the input, so charts can be committed and diffed.
  */
+import { checkArray, checkNumber, checkNumberOrNull, checkOneOf, checkRecord, checkString } from '../argumentChecks.js';
 import type { BenchFigure } from '../bench/BenchFigure.js';
 import { groupedBarChart, type ChartSeries } from './groupedBarChart.js';
 import type { BenchRun } from './loadBenchRun.js';
@@ -41,8 +42,38 @@ function uniqueLabels(runs: readonly BenchRun[]): string[] {
   });
 }
 
-/** The charts of `runs` (see the file comment). */
+/**
+ * Checks the fields of every run and figure that the charts read, so a hand-made run fails here,
+ * naming the field, instead of somewhere inside the drawing. @throws {TypeError}
+ */
+function checkRuns(runs: unknown): void {
+  checkArray(runs, 'makeCharts: runs', 'BenchRun objects (from loadBenchRun)').forEach((run, r) => {
+    const where = `makeCharts: runs[${r}]`;
+    const one = checkRecord(run, where, 'a BenchRun { label, figures }');
+    checkString(one.label, `${where}.label`);
+    checkArray(one.figures, `${where}.figures`, 'BenchFigure objects').forEach((figure, i) => {
+      const at = `${where}.figures[${i}]`;
+      const f = checkRecord(figure, at, 'a BenchFigure');
+      for (const key of ['suite', 'group', 'name', 'label', 'unit'] as const) checkString(f[key], `${at}.${key}`);
+      checkNumber(f.value, `${at}.value`);
+      checkOneOf(f.better, ['lower', 'higher'], `${at}.better`);
+      checkOneOf(f.deviceKind, ['cpu', 'cuda'], `${at}.deviceKind`);
+      checkNumberOrNull(f.reference, `${at}.reference`);
+      if (f.referenceSource !== null) {
+        const source = checkRecord(f.referenceSource, `${at}.referenceSource`, 'a { label, description } object or null');
+        checkString(source.label, `${at}.referenceSource.label`);
+        checkString(source.description, `${at}.referenceSource.description`);
+      }
+    });
+  });
+}
+
+/**
+ * The charts of `runs` (see the file comment).
+ * @throws {TypeError} naming the field when `runs` is not an array of {@link BenchRun}s.
+ */
 export function makeCharts(runs: readonly BenchRun[]): ChartFile[] {
+  checkRuns(runs);
   const labels = uniqueLabels(runs);
   // key → figure name → per-run figure; keys and names keep first-seen order.
   const charts = new Map<string, { suite: string; deviceKind: 'cpu' | 'cuda'; group: string; unit: string; rows: Map<string, (BenchFigure | null)[]> }>();

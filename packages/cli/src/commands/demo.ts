@@ -4,6 +4,7 @@ import { cuda } from '@fhelium/cuda-native';
 
 import type { CommandSpec } from '../commandSpec.js';
 import { printDemoReport, formatError } from '../demo/printDemoReport.js';
+import { DEMO_MAX_BATCH } from '../demo/checkDemoOptions.js';
 import { Progress } from '../demo/Progress.js';
 import { runDemo, type DemoOptions } from '../demo/runDemo.js';
 import { DemoAccuracyError } from '../errors.js';
@@ -22,8 +23,6 @@ export const DEMO_DEFAULT_PRESET = 'n14-l7';
 export const DEMO_DEFAULT_SIZE = 64;
 /** Default number of inputs streamed through the CUDA Graph. */
 export const DEMO_DEFAULT_BATCH = 32;
-/** Largest batch accepted (each staged input is a pinned ciphertext). */
-export const DEMO_MAX_BATCH = 4096;
 
 /**
  * The default error bound for a d×d product with entries in [-1, 1): d·1e-5. Measured errors at

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { styleFor } from '../style.js';
+import type { TextSink } from '../io.js';
+import { styleFor, type Style } from '../style.js';
 import { formatSeconds, Progress } from './Progress.js';
 
 function sink(isTTY: boolean): { write(s: string): void; isTTY: boolean; text: () => string } {
@@ -52,4 +53,17 @@ describe('Progress', () => {
   it('formats durations for people', () => {
     expect([12.34, 3.456, 0.4567, 0.0000951].map(formatSeconds)).toEqual(['12.3 s', '3.46 s', '457 ms', '95.1 µs']);
   });
+
+  it('refuses a bad sink, style, label, step or detail with a TypeError saying what it needs', () => {
+    expect(() => new Progress(Object.create(null) as TextSink)).toThrow(new TypeError('Progress: sink must be an object with a write(text) method (process.stderr), got a plain object'));
+    expect(() => new Progress(sink(false), {} as Style)).toThrow(new TypeError('Progress: style must be a Style (from styleFor) or absent, got a plain object'));
+    const out = sink(false);
+    const progress = new Progress(out);
+    expect(() => progress.step(Symbol('s') as unknown as string, () => 1)).toThrow(new TypeError('Progress.step: label must be a string, got a symbol'));
+    expect(() => progress.step('x', 5 as unknown as () => number)).toThrow(new TypeError("Progress.step: fn must be a function (the step's work), got 5 (number)"));
+    expect(() => progress.step('x', (update) => update(3 as unknown as string))).toThrow(new TypeError('Progress.step: update(detail) must be a string, got 3 (number)'));
+    expect(() => progress.note(5n as unknown as string)).toThrow(new TypeError('Progress.note: text must be a string, got 5n (bigint)'));
+    expect(out.text()).toBe('');
+  });
 });
+

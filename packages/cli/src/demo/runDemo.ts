@@ -2,8 +2,10 @@
  * The demo: an encrypted matrix-vector product end to end (parameters, keys, a random matrix and
  * vector, encryption, `matrixVector`, decryption, the error against the plaintext product) and, on
  * CUDA, the same evaluator captured as CUDA Graph programs with a batch streamed through them.
- * Progress goes to the given {@link Progress}; the caller prints the returned report.
+ * Progress goes to the given {@link Progress} (none by default); the caller prints the returned
+ * report.
  */
+import { describeGiven } from '@fhelium/buffer';
 import {
   CkksEngine,
   encodeMatrixDiagonals,
@@ -14,26 +16,28 @@ import {
 } from '@fhelium/ckks';
 import { cuda } from '@fhelium/cuda-native';
 
+import { CliUsageError } from '../errors.js';
+import { checkDemoOptions } from './checkDemoOptions.js';
 import { DemoRandom } from './DemoRandom.js';
 import { runGraphDemo, type GraphDemoReport } from './graphPipeline.js';
 import { maxTiledError, plainMatrixVector } from './plainProduct.js';
-import type { Progress } from './Progress.js';
+import { Progress } from './Progress.js';
 
-/** Checked options of {@link runDemo}. */
+/** The options of {@link runDemo}, all checked by it (see {@link checkDemoOptions}). */
 export interface DemoOptions {
-  /** A preset name of `@fhelium/ckks-values` (already checked). */
+  /** A preset name of `@fhelium/ckks-values`. */
   readonly preset: string;
-  /** Matrix dimension d, 1 ≤ d ≤ slots (already checked). */
+  /** Matrix dimension d, 1 ≤ d ≤ slots. */
   readonly size: number;
-  /** `'cpu'` or `'cuda:N'` (already checked to exist). */
+  /** `'cpu'` or `'cuda:N'`. */
   readonly device: string;
-  /** Inputs streamed through the CUDA Graph (CUDA only). */
+  /** Inputs streamed through the CUDA Graph (CUDA only), 1 to 4096. */
   readonly batch: number;
   /** Reproducible data, keys and noise (never for real secrets). */
   readonly seed?: string;
-  /** Whether an insecure preset was allowed. */
+  /** Whether an insecure (test) preset is allowed. */
   readonly allowInsecure: boolean;
-  /** Largest acceptable absolute error. */
+  /** Largest acceptable absolute error, > 0: the report's `bound`. */
   readonly maxError: number;
 }
 
@@ -78,10 +82,15 @@ export interface DemoReport {
 /**
  * Runs the demo (see the file comment) and returns its report; the error bound is the caller's to
  * enforce, so the report is printed either way.
+ * @param options - Checked before anything is made.
+ * @param progress - Where the steps are reported (`new Progress(process.stderr)`); by default nowhere.
+ * @throws {CliUsageError} (command `demo`) for options that are not {@link DemoOptions}, naming the
+ *   option, or a `progress` that is not a {@link Progress}.
  * @throws whatever the engine or the graph layer throws (device, capture, input errors).
  */
-export function runDemo(options: DemoOptions, progress: Progress): DemoReport {
-  const { preset, size, device, batch, seed } = options;
+export function runDemo(options: DemoOptions, progress: Progress = new Progress({ write: () => undefined })): DemoReport {
+  const { preset, size, device, batch, seed } = checkDemoOptions(options);
+  if (!(progress instanceof Progress)) throw new CliUsageError(`runDemo: progress must be a Progress (new Progress(process.stderr)) or absent, got ${describeGiven(progress)}`, 'demo');
   const onCuda = device !== 'cpu';
   const sync = () => {
     if (onCuda) cuda.synchronize(device);
