@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { SWEEP_SKIP } from './argument-crashes.test-helpers.js';
+import { SWEEP_SKIP, sweepExamples } from './argument-crashes.test-helpers.js';
 import { findArgumentCrashes, isEngineTypeError } from './argument-crashes.js';
 import * as cudaNative from './index.js';
 
@@ -14,6 +14,7 @@ describe('the public surface with hostile arguments', () => {
         view: () => cudaNative.Tensor.fromArray(new BigUint64Array(12), { shape: [3, 4] }).narrow(1, 1, 2),
         device: () => cudaNative.Device.from('cpu'),
       },
+      examples: sweepExamples('cpu'),
     });
     expect(crashes).toEqual([]);
   });
@@ -72,6 +73,32 @@ describe('findArgumentCrashes', () => {
     );
     expect(crashes.find((c) => c.call.startsWith('rejects('))?.message).toMatch(/^Cannot convert/);
     expect(crashes.find((c) => c.call.startsWith('hangs('))?.message).toBe('the returned promise did not settle within 50 ms');
+  });
+
+  it('spoils good example calls one argument and one option at a time, after checking the good call succeeds', async () => {
+    const seen: string[] = [];
+    const crashes = await findArgumentCrashes(
+      {},
+      {
+        examples: {
+          // Checks its first argument, then builds a message from an option without checking it.
+          late: {
+            args: () => [1, { name: 'x', count: 2 }],
+            run: (n: unknown, options: unknown) => {
+              if (typeof n !== 'number') throw new TypeError('late: n must be a number');
+              const { name } = options as { name: unknown };
+              seen.push(typeof name);
+              return `name ${name as string}`;
+            },
+          },
+          broken: { args: () => [1], run: () => JSON.parse('{') as unknown },
+        },
+      },
+    );
+    expect(crashes.find((c) => c.call.startsWith('late('))).toEqual({ call: 'late(·, { …, name: Object.create(null) })', message: 'Cannot convert object to primitive value' });
+    expect(crashes.some((c) => c.call.startsWith('late(Object.create(null)'))).toBe(false);
+    expect(seen).toContain('symbol');
+    expect(crashes.find((c) => c.call.startsWith('broken('))).toEqual({ call: 'broken(good arguments)', message: expect.stringMatching(/^the example itself failed: /) as unknown });
   });
 
   it('tells JavaScript and Node complaints from library errors', () => {

@@ -6,9 +6,10 @@
  * `String(x)` for `Object.create(null)`), "Cannot convert a Symbol value to a string" or
  * "Cannot read properties of undefined". Those are what this sweep reports.
  *
- * What it does not reach: each call has one hostile argument and leaves the others undefined, so
- * a function that checks an earlier argument first is not tried past that check; and the methods
- * of instances are called only for the instances the caller provides (`instances`).
+ * What it reaches: each export called with one hostile argument and the others undefined, which
+ * stops at a function's first check; the methods of the instances the caller provides
+ * (`instances`); and, for the good calls the caller lists (`examples`), each argument and each
+ * option of that call replaced in turn, which reaches the checks of later arguments and options.
  */
 
 /** The messages of TypeErrors that JavaScript itself throws on a misused value. */
@@ -81,6 +82,23 @@ export interface FindArgumentCrashesOptions {
   readonly instances?: Readonly<Record<string, () => object>>;
   /** Milliseconds a returned promise may take to settle before the call is reported (default 5000). */
   readonly settleMs?: number;
+  /**
+   * Good calls to spoil one argument at a time, reaching the checks of later arguments and of
+   * options, which a call whose first argument is already bad never gets to. Each entry is a call
+   * of `run(args)` with `args()` (fresh each time) under a label such as `engine.add` or
+   * `Tensor.empty`; every argument, and every own key of an argument that is a plain object
+   * (an options object), is replaced in turn by each hostile value. The good call is made first,
+   * unspoiled: if it throws, that is reported (`label(good arguments)`) and its copies are not tried.
+   */
+  readonly examples?: Readonly<Record<string, ArgumentExample>>;
+}
+
+/** A good call for {@link FindArgumentCrashesOptions.examples}. */
+export interface ArgumentExample {
+  /** Good arguments, made fresh for every call (a call may dispose or consume them). */
+  readonly args: () => unknown[];
+  /** Makes the call. */
+  readonly run: (...args: unknown[]) => unknown;
 }
 
 /**
@@ -135,8 +153,47 @@ export async function findArgumentCrashes(module: Readonly<Record<string, unknow
       for (const [shown, args] of argumentLists()) attempt(`${label}#${method}(${shown})`, () => target[method]!(...args));
     }
   }
+  for (const [label, example] of Object.entries(options.examples ?? {})) {
+    // The good call must succeed, or its spoiled copies would stop at whatever made it fail.
+    try {
+      const result = example.run(...example.args());
+      if (typeof (result as { then?: unknown } | null)?.then === 'function') await result;
+    } catch (error) {
+      report(`${label}(good arguments)`, `the example itself failed: ${error instanceof Error ? error.message : 'a non-Error was thrown'}`);
+      continue;
+    }
+    for (const [shown, args] of spoiledArguments(example.args)) attempt(`${label}(${shown})`, () => example.run(...args));
+  }
   await Promise.all(pending);
   return [...crashes.values()];
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * `[label, arguments]` for `good()` with one argument, or one own key of a plain-object argument,
+ * replaced by each hostile value; the label shows the others as `·`.
+ */
+function* spoiledArguments(good: () => unknown[]): Generator<[string, unknown[]]> {
+  const template = good();
+  for (const [shown, make] of HOSTILE) {
+    for (let at = 0; at < template.length; at++) {
+      const args = good();
+      args[at] = make();
+      yield [template.map((_, i) => (i === at ? shown : '·')).join(', '), args];
+      const original = template[at];
+      if (!isPlainObject(original)) continue;
+      for (const key of Object.keys(original)) {
+        const spoiled = good();
+        spoiled[at] = { ...(spoiled[at] as Record<string, unknown>), [key]: make() };
+        yield [template.map((_, i) => (i === at ? `{ …, ${key}: ${shown} }` : '·')).join(', '), spoiled];
+      }
+    }
+  }
 }
 
 /** The public method names of `instance`'s prototype chain, below Object.prototype. */

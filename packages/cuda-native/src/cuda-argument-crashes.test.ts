@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 
-import { SWEEP_SKIP } from './argument-crashes.test-helpers.js';
+import { SWEEP_SKIP, sweepExamples } from './argument-crashes.test-helpers.js';
 import { findArgumentCrashes } from './argument-crashes.js';
 import * as cudaNative from './index.js';
 import { describeCuda } from './testing.js';
@@ -17,6 +17,7 @@ describeCuda('the public surface with hostile arguments, with CUDA', () => {
         tensor: () => cudaNative.Tensor.fromArray(new BigUint64Array(8), { shape: [2, 4], device: 'cuda:0' }),
         pinned: () => cudaNative.Tensor.fromArray(new Float32Array(4), { pinMemory: true }),
       },
+      examples: sweepExamples('cuda:0'),
     });
     cudaNative.cuda.synchronize();
     expect(crashes).toEqual([]);

@@ -11,7 +11,7 @@ import { cuda } from './cuda.js';
 import { nativeInfo } from './diagnostics.js';
 import { runOnFakeCuda } from './fake-cuda-suite.js';
 
-export { findArgumentCrashes, isEngineTypeError, type ArgumentCrash, type FindArgumentCrashesOptions } from './argument-crashes.js';
+export { findArgumentCrashes, isEngineTypeError, type ArgumentCrash, type ArgumentExample, type FindArgumentCrashesOptions } from './argument-crashes.js';
 export { FAKE_CUDA_ADDON, runOnFakeCuda, type FakeCudaRun } from './fake-cuda-suite.js';
 
 /** Whether `FHELIUM_REQUIRE_CUDA=1` asks CUDA tests to fail instead of skipping. */
