@@ -157,6 +157,8 @@ describe('generatePrimes', () => {
       [{ bits: 40, count: 0, logN: 10 }, /^count: .*got 0/],
       [{ bits: 40, count: 1, logN: 18 }, /^logN: .*got 18/],
       [{ bits: 40, count: 1, logN: 10, exclude: [5] }, /^exclude\[0\]: expected a bigint, got number/],
+      [{ bits: 40, count: 1, logN: 10, exclude: 5n }, /^exclude: expected an iterable of bigints \(an array or a Set\), got 5n$/],
+      [{ bits: 40, count: 1, logN: 10, exclude: Object.create(null) }, /^exclude: expected an iterable of bigints \(an array or a Set\), got an object \(no prototype\)$/],
     ];
     for (const [options, message] of cases) {
       expect(() => generatePrimes(options as never)).toThrow(message);

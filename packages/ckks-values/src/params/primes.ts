@@ -1,3 +1,4 @@
+import { describeInput } from '../describeInput.js';
 import { unknownOption, type OptionKeys } from '../optionKeys.js';
 import { CkksParameterError } from './errors.js';
 import { requireInteger } from './requireInteger.js';
@@ -118,7 +119,7 @@ const PRIME_GENERATION_OPTIONS: OptionKeys<PrimeGenerationOptions> = { bits: tru
  * are discarded with Number arithmetic before the exact Miller–Rabin test.
  *
  * @throws {CkksParameterError} for `bits` outside 20..61, `count` < 1, `logN` outside 1..17, a
- *   non-bigint in `exclude`, or when fewer than `count` such primes exist (the message says how
+ *   non-iterable `exclude` or a non-bigint in it, or when fewer than `count` such primes exist (the message says how
  *   many were found and suggests more bits or a smaller N); with field `options` for options that
  *   are not an object or hold another key.
  */
@@ -132,8 +133,13 @@ export function generatePrimes(options: PrimeGenerationOptions): bigint[] {
   const count = requireInteger('count', options.count, 1, 1 << 16);
   const logN = requireInteger('logN', options.logN, 1, 17);
   const excluded = new Set<bigint>();
+  const exclude: unknown = options.exclude ?? [];
+  // Checked before the loop: for-of over a non-iterable throws "x is not iterable", not this error.
+  if (exclude === null || typeof (exclude as { [Symbol.iterator]?: unknown })[Symbol.iterator] !== 'function') {
+    throw new CkksParameterError('exclude', `expected an iterable of bigints (an array or a Set), got ${describeInput(exclude)}`);
+  }
   let index = 0;
-  for (const p of options.exclude ?? []) {
+  for (const p of exclude as Iterable<unknown>) {
     if (typeof p !== 'bigint') {
       throw new CkksParameterError(`exclude[${index}]`, `expected a bigint, got ${typeof p}`);
     }
