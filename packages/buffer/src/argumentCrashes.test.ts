@@ -17,6 +17,18 @@ describe('the public surface with hostile arguments', () => {
         buffer: () => publicSurface.ReusableValueBuffer.like(example()),
         copyHandle: () => publicSurface.ReusableValueBuffer.like(example()).copyFrom(example()),
       },
+      // Good calls spoiled one argument or option at a time (see findArgumentCrashes).
+      examples: {
+        'ReusableValueBuffer.like': {
+          args: () => [{ a: example(), b: [example()] }, { device: 'cpu', pinMemory: false }],
+          run: (value, options) => publicSurface.ReusableValueBuffer.like(value, options as publicSurface.LikeOptions),
+        },
+        'buffer.copyFrom': {
+          args: () => [example(), { nonBlocking: false, waitFor: [], path: 'x' }],
+          run: (source, options) => publicSurface.ReusableValueBuffer.like(example()).copyFrom(source as Tensor[], options as publicSurface.CopyFromOptions),
+        },
+        valueTreeNbytes: { args: () => [{ a: example() }], run: (tree) => publicSurface.valueTreeNbytes(tree) },
+      },
     });
     expect(crashes).toEqual([]);
   });

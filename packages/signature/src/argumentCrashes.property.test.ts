@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import * as publicSurface from './index.js';
+import { fakeTensor, fakeValue } from './testing/fakes.js';
 
 /**
  * TypeErrors JavaScript itself throws on a misused value: a check that failed inside itself. The
@@ -58,3 +59,47 @@ describe('the public surface with hostile arguments', () => {
     );
   });
 });
+
+/**
+ * Calls whose first argument is good, so that the checks of later arguments and options are
+ * reached: a hostile first argument stops every call above at its first check.
+ */
+function laterArguments(): [string, (hostile: unknown) => unknown][] {
+  const tensor = fakeTensor({ shape: [2, 8] });
+  const value = fakeValue();
+  const tree = { a: [tensor, value], b: new Map([['k', tensor]]) };
+  const signature = publicSurface.ValueTreeSignature.fromValue(tree);
+  const json = signature.toJSON();
+  return [
+    ['ValueTreeSignature.fromValue(tree, x)', (x) => publicSurface.ValueTreeSignature.fromValue(tree, x as never)],
+    ['ValueTreeSignature.fromValue(tree, { path: x })', (x) => publicSurface.ValueTreeSignature.fromValue(tree, { path: x as string })],
+    ['ValueTreeSignature.fromJSON(json, { path: x })', (x) => publicSurface.ValueTreeSignature.fromJSON(json, { path: x as string })],
+    ['signature.validate(tree, { path: x })', (x) => signature.validate(tree, { path: x as string })],
+    ['signature.validate(x)', (x) => signature.validate(x)],
+    ['signature.validate({ ...tree, a: x })', (x) => signature.validate({ ...tree, a: x })],
+    ['signature.validateLeaves(tree, x)', (x) => signature.validateLeaves(tree, x as never)],
+    ['signature.equals(x)', (x) => signature.equals(x)],
+    ['TensorSignature.fromTensor(tensor, { path: x })', (x) => publicSurface.TensorSignature.fromTensor(tensor, { path: x as string })],
+    ['TensorSignature.fromTensor({ ...tensor, shape: x })', (x) => publicSurface.TensorSignature.fromTensor({ ...tensor, shape: x } as never)],
+    ['ValueSignature.fromValue(value, { path: x })', (x) => publicSurface.ValueSignature.fromValue(value, { path: x as string })],
+    ['canonicalizeMetadata({ level: 3 }, x)', (x) => publicSurface.canonicalizeMetadata({ level: 3 }, x as never)],
+    ['canonicalizeMetadata({ level: x })', (x) => publicSurface.canonicalizeMetadata({ level: x })],
+    ['rebuildExactValue(value, x)', (x) => publicSurface.rebuildExactValue(value, x as never)],
+  ];
+}
+
+describe('good first arguments with hostile later ones', () => {
+  it.each(laterArguments())('%s answers with its own error, never with a failure inside its checks', (_, call) => {
+    fc.assert(
+      fc.property(hostile, (x) => {
+        try {
+          call(x);
+        } catch (error) {
+          expect(error instanceof TypeError && ENGINE_ERROR.test(error.message) ? error.message : 'no crash').toBe('no crash');
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
