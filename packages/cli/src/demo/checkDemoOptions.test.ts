@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { CliUsageError } from '../errors.js';
+import { styleFor } from '../style.js';
 import { checkDemoOptions, DEMO_MAX_BATCH } from './checkDemoOptions.js';
 import { Progress } from './Progress.js';
 import { runDemo, type DemoOptions } from './runDemo.js';
@@ -59,7 +60,9 @@ describe('runDemo called by a program', () => {
     expect(report.device).toBe('cpu');
     expect(report.maxError).toBeLessThan(report.bound);
     const lines: string[] = [];
-    runDemo(good, new Progress({ write: (text: string) => void lines.push(text) }));
+    const sink = { write: (text: string) => void lines.push(text) };
+    // Plain style: the default follows process.env, and FORCE_COLOR (set by some runners) adds colours.
+    runDemo(good, new Progress(sink, styleFor(sink, {})));
     expect(lines.join('')).toMatch(/✓ matrixVector: encrypted product computed without decrypting/);
   });
 });
