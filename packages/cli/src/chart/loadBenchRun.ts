@@ -4,6 +4,8 @@
  * collection of tools/gpu/run-benchmarks.mjs (`{ "generated", "results": [{ "script", "result" }] }`).
  * Figures are recomputed from the raw results, so every chart uses the current reference table.
  */
+import { FHEliumError } from '@fhelium/signature';
+
 import { checkString } from '../argumentChecks.js';
 import { figuresOf, suiteOfResult, type BenchFigure } from '../bench/BenchFigure.js';
 import { BENCH_RECORD_FORMAT } from '../bench/BenchRecord.js';
@@ -15,8 +17,11 @@ export interface BenchRun {
   readonly figures: readonly BenchFigure[];
 }
 
-/** A file that is not benchmark JSON of a known shape. */
-export class BenchFileError extends Error {
+/**
+ * A file that is not benchmark JSON of a known shape. An {@link FHEliumError}, as every error the
+ * packages throw for their own reasons, so one `instanceof` tells them from anything else.
+ */
+export class BenchFileError extends FHEliumError {
   override name = 'BenchFileError';
 }
 
