@@ -3,10 +3,16 @@
  * failures apart without `instanceof` across package copies.
  */
 
-/** Base class of every error thrown by `@fhelium/cuda-native`. */
+/**
+ * Base class of every error thrown by `@fhelium/cuda-native`. It carries the mark that makes
+ * `error instanceof FHEliumError` (of `@fhelium/signature`, the root of every other package's
+ * errors) hold for it too: this package imports no other, so it cannot extend that class.
+ */
 export class FheliumNativeError extends Error {
   override name: string = 'FheliumNativeError';
 }
+// The registered symbol @fhelium/signature's FHEliumError tests for (see its class comment).
+Object.defineProperty(FheliumNativeError.prototype, Symbol.for('@fhelium/error'), { value: true });
 
 /** One candidate path the loader tried, and why it could not be used. */
 export interface NativeLoadAttempt {

@@ -1,10 +1,30 @@
 /**
+ * What `instanceof FHEliumError` looks for on an error's prototype chain. A registered symbol
+ * (`Symbol.for`), so that `@fhelium/cuda-native`, which sits below this package and imports none,
+ * can mark its own base class with it, and so that a second copy of this package agrees.
+ */
+const FHELIUM_ERROR_BRAND = Symbol.for('@fhelium/error');
+
+/**
  * The root of every error FHElium throws on purpose. `name` is stable across releases, so callers
  * can tell errors apart without `instanceof` across package copies.
+ *
+ * `error instanceof FHEliumError` holds for every error class of every FHElium package: those
+ * that extend this class, and those of `@fhelium/cuda-native` (`FheliumNativeError` and its
+ * subclasses: out of memory, CUDA unavailable, tensor arguments...), which cannot extend it since
+ * that package imports no other but carry the same mark. So one check catches them all, whichever
+ * layer threw. `instanceof` a subclass (`ExecutionError`...) is the ordinary prototype test.
  */
 export class FHEliumError extends Error {
   override name = 'FHEliumError';
+
+  /** See the class comment: the mark for this class, the ordinary test for its subclasses. */
+  static override [Symbol.hasInstance]<T extends abstract new (...args: never[]) => unknown>(this: T, value: unknown): value is InstanceType<T> {
+    if ((this as unknown) !== FHEliumError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return value !== null && (typeof value === 'object' || typeof value === 'function') && (value as Record<symbol, unknown>)[FHELIUM_ERROR_BRAND] === true;
+  }
 }
+Object.defineProperty(FHEliumError.prototype, FHELIUM_ERROR_BRAND, { value: true });
 
 /** An execution-layer failure: a closed buffer or program, a misordered copy or replay. */
 export class ExecutionError extends FHEliumError {
