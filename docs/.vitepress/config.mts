@@ -24,6 +24,7 @@ const guideSidebar: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'Capture a matrix-vector product', link: '/how-to/capture-matrix-vector' },
       { text: 'Serve encrypted computation', link: '/how-to/serve-encrypted-computation' },
+      { text: 'Handle errors', link: '/how-to/handle-errors' },
     ],
   },
   { text: 'Measurements', items: [{ text: 'Benchmarks', link: '/benchmarks' }] },
