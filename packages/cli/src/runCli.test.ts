@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 
+import { TensorArgumentError } from '@fhelium/cuda-native';
 import { describe, expect, it } from 'vitest';
 
 import { COMMAND_SPECS, runCli } from './runCli.js';
@@ -111,6 +112,20 @@ describe('unexpected errors', () => {
       expect(code, String(value)).toBe(1);
       expect(err).toBe('error: TypeError: the sink broke\nSet FHELIUM_DEBUG=1 for the stack trace.\n');
     }
+  });
+
+  it("prints an addon error that reaches it as the other library errors, by its message alone", async () => {
+    const io = memoryIo();
+    const code = await runCli(['info'], {
+      ...io,
+      stdout: {
+        write: () => {
+          throw new TensorArgumentError('Tensor.empty: shape[1] must be a non-negative integer, got -1');
+        },
+      },
+    });
+    expect(code).toBe(1);
+    expect(io.stderrText()).toBe('error: Tensor.empty: shape[1] must be a non-negative integer, got -1\nSet FHELIUM_DEBUG=1 for the stack trace.\n');
   });
 
   it('describes a thrown value that is not an Error without failing on it', async () => {
