@@ -107,7 +107,9 @@ export interface ArgumentExample {
  * positions (the others undefined), and with an options object holding one hostile value per
  * known option name in the last position; returns the calls that failed with a JavaScript error
  * instead of the library's own (promises are awaited). Error classes are not swept. With
- * `instances`, the methods of those objects too (see {@link FindArgumentCrashesOptions.instances}).
+ * `instances`, the methods of those objects too (see {@link FindArgumentCrashesOptions.instances});
+ * with `examples`, those good calls spoiled one argument or option at a time (see
+ * {@link FindArgumentCrashesOptions.examples}).
  */
 export async function findArgumentCrashes(module: Readonly<Record<string, unknown>>, options: FindArgumentCrashesOptions = {}): Promise<ArgumentCrash[]> {
   const skip = options.skip ?? {};
@@ -125,7 +127,7 @@ export async function findArgumentCrashes(module: Readonly<Record<string, unknow
   const attempt = (call: string, run: () => unknown): void => {
     try {
       const result = run();
-      if (typeof (result as { then?: unknown } | null)?.then === 'function') pending.push(settled(call, result as PromiseLike<unknown>, settleMs, record, report));
+      if (isThenable(result)) pending.push(settled(call, result, settleMs, record, report));
     } catch (error) {
       record(call, error);
     }
@@ -157,7 +159,7 @@ export async function findArgumentCrashes(module: Readonly<Record<string, unknow
     // The good call must succeed, or its spoiled copies would stop at whatever made it fail.
     try {
       const result = example.run(...example.args());
-      if (typeof (result as { then?: unknown } | null)?.then === 'function') await result;
+      if (isThenable(result)) await result;
     } catch (error) {
       report(`${label}(good arguments)`, `the example itself failed: ${error instanceof Error ? error.message : 'a non-Error was thrown'}`);
       continue;
@@ -166,6 +168,10 @@ export async function findArgumentCrashes(module: Readonly<Record<string, unknow
   }
   await Promise.all(pending);
   return [...crashes.values()];
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
