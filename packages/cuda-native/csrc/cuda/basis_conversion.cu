@@ -82,7 +82,8 @@ __global__ void __launch_bounds__(kThreads) convert_kernel(ConvLaunch p) {
             job.copy == job.in ? x : job.copy[b * p.in_stride + at];
       }
       y[i] = conversion_scale(x, job.t, static_cast<uint32_t>(i));
-      fraction = conversion_fraction_add(fraction, y[i], job.t, static_cast<uint32_t>(i));
+      // One source limb takes the exact rule (conversion_multiple_of), which needs no estimate.
+      if (s > 1) fraction = conversion_fraction_add(fraction, y[i], job.t, static_cast<uint32_t>(i));
     }
   }
   const uint64_t v = conversion_multiple_of(job, fraction, y[0]);
