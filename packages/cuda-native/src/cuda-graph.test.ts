@@ -235,6 +235,7 @@ describeCuda('CUDA graphs', () => {
       ),
     ).toThrow(RangeError);
     expect(() => graph.capture(async () => 1, { stream: s })).toThrow(TypeError);
+    expect(() => graph.capture('f' as never, { stream: s })).toThrow(new TypeError('CudaGraph.capture: expected a function, got "f"'));
     expect(graph.isCaptured).toBe(false);
     // And a clean capture still works on the same graph and stream.
     graph.capture(() => addMod(x, x, moduli, { out: y }), { stream: s });

@@ -26,6 +26,7 @@ describeCuda('streams and events', () => {
     expect(Stream.current()).toBe(def);
     expect(() => withStream(s, async () => 1)).toThrow(TypeError);
     expect(Stream.current()).toBe(def);
+    expect(() => withStream(s, null as never)).toThrow(new TypeError('withStream: expected a function, got null'));
     const inner = new Stream();
     withStream(s, () => {
       withStream(inner, () => expect(Stream.current()).toBe(inner));

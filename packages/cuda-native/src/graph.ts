@@ -85,7 +85,7 @@ export class CudaGraph {
   capture<T>(fn: () => T, options: CaptureOptions = {}): T {
     const where = 'CudaGraph.capture';
     const handle = this._live(where);
-    if (typeof fn !== 'function') throw new TypeError(`${where}: expected a function, got ${typeof fn}`);
+    if (typeof fn !== 'function') throw new TypeError(`${where}: expected a function, got ${describeValue(fn)}`);
     if (this.#capturing) throw new CudaGraphStateError(`${where}: this graph is already capturing`);
     if (this.#captured) throw new CudaGraphStateError(`${where}: this graph already holds a capture; call reset() first`);
     checkOptionKeys(options, CAPTURE_OPTIONS, where);

@@ -183,7 +183,7 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
  */
 export function withStream<T>(stream: Stream, fn: () => T): T {
   if (!(stream instanceof Stream)) throw new TypeError(`withStream: expected a Stream, got ${describeValue(stream)}`);
-  if (typeof fn !== 'function') throw new TypeError(`withStream: expected a function, got ${typeof fn}`);
+  if (typeof fn !== 'function') throw new TypeError(`withStream: expected a function, got ${describeValue(fn)}`);
   const handle = stream._live('withStream');
   const index = stream._deviceIndex;
   const previous = current.get(index);

@@ -17,8 +17,9 @@ describe('DType', () => {
 
   it('dtypeItemSize rejects anything else with the list of dtypes', () => {
     expect(() => dtypeItemSize('float16' as never)).toThrow(
-      new TypeError('dtype: expected one of uint8, int32, uint32, int64, uint64, float32, float64; found "float16"'),
+      new TypeError('dtype: expected one of uint8, int32, uint32, int64, uint64, float32, float64; found "float16" (string)'),
     );
-    expect(() => dtypeItemSize(8 as never)).toThrow('found a value of type number');
+    expect(() => dtypeItemSize(8 as never)).toThrow(/found 8 \(number\)$/);
+    expect(() => dtypeItemSize(null as never)).toThrow(/found null$/);
   });
 });

@@ -1,3 +1,5 @@
+import { describeValue } from './describe.js';
+
 /**
  * Element types a tensor may hold. The set is closed: the CKKS layers need unsigned 64-bit residues
  * and a few integer and float types for encoding; anything else is rejected by {@link isDType}.
@@ -36,11 +38,7 @@ export function isDType(value: unknown): value is DType {
  */
 export function dtypeItemSize(dtype: DType): number {
   if (!isDType(dtype)) {
-    throw new TypeError(`dtype: expected one of ${DTYPES.join(', ')}; found ${describeBriefly(dtype)}`);
+    throw new TypeError(`dtype: expected one of ${DTYPES.join(', ')}; found ${describeValue(dtype)}`);
   }
   return ITEM_SIZES[dtype];
-}
-
-function describeBriefly(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : `a value of type ${typeof value}`;
 }

@@ -41,8 +41,8 @@ describe('path notation', () => {
     expect(rootLabel(undefined, 'value')).toBe('value');
     expect(rootLabel({}, 'value')).toBe('value');
     expect(rootLabel({ path: 'source[0]' }, 'value')).toBe('source[0]');
-    expect(() => rootLabel({ path: 3 as never }, 'value')).toThrow(new TypeError('options.path: expected a string, found number'));
-    expect(() => rootLabel(null as never, 'value')).toThrow("options: expected an object such as { path: 'value' }, found object");
+    expect(() => rootLabel({ path: 3 as never }, 'value')).toThrow(new TypeError('options.path: expected a string, found 3 (number)'));
+    expect(() => rootLabel(null as never, 'value')).toThrow("options: expected an object such as { path: 'value' }, found null");
   });
 
   it('rootLabel refuses any other key, so a misspelt one does not leave the default label unseen', () => {

@@ -28,13 +28,13 @@ export interface PathOptions {
 export function rootLabel(options: PathOptions | undefined, fallback: string): string {
   if (options === undefined) return fallback;
   if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`options: expected an object such as { path: 'value' }, found ${typeof options}`);
+    throw new TypeError(`options: expected an object such as { path: 'value' }, found ${describeValue(options)}`);
   }
   for (const key in options) {
     if (key !== 'path') throw new TypeError(`options: unknown option ${JSON.stringify(key)}; expected path`);
   }
   const label: unknown = options.path ?? fallback;
-  if (typeof label !== 'string') throw new TypeError(`options.path: expected a string, found ${typeof label}`);
+  if (typeof label !== 'string') throw new TypeError(`options.path: expected a string, found ${describeValue(label)}`);
   return label;
 }
 

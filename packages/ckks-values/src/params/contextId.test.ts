@@ -31,6 +31,7 @@ describe('canonicalJson', () => {
     expect(() => canonicalJson({ a: [1n] })).toThrow(/value\.a\[0\] must be .* got bigint/);
     expect(() => canonicalJson({ a: undefined })).toThrow(/got undefined/);
     expect(() => canonicalJson({ a: null })).toThrow(/got null/);
+    expect(() => canonicalJson({ a: 1 }, null as never)).toThrow(new TypeError('canonicalJson: path must be a string, got null'));
     expect(() => canonicalJson(new Map())).toThrow(/plain object/);
   });
 });

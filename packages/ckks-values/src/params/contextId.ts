@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { describeInput } from '../describeInput.js';
 
 /**
  * Version of the {@link CkksParametersDescription} layout. It is part of every description (and
@@ -42,7 +43,7 @@ type CanonicalValue = string | number | boolean | readonly CanonicalValue[] | { 
  *   them as strings), `undefined`, bigint, functions, symbols, non-plain objects.
  */
 export function canonicalJson(value: unknown, path = 'value'): string {
-  if (typeof path !== 'string') throw new TypeError(`canonicalJson: path must be a string, got ${typeof path}`);
+  if (typeof path !== 'string') throw new TypeError(`canonicalJson: path must be a string, got ${describeInput(path)}`);
   if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value)) {

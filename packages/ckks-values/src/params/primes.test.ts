@@ -82,8 +82,9 @@ describe('isPrime', () => {
 
   it('refuses inputs outside [0, 2^64) with a CkksParameterError', () => {
     expect(() => isPrime(-1n)).toThrow(CkksParameterError);
-    expect(() => isPrime(2n ** 64n)).toThrow(/expected a bigint in \[0, 2\^64\), got 18446744073709551616/);
-    expect(() => isPrime(7 as unknown as bigint)).toThrow(/got number/);
+    expect(() => isPrime(2n ** 64n)).toThrow(/expected a bigint in \[0, 2\^64\), got 18446744073709551616n$/);
+    expect(() => isPrime(7 as unknown as bigint)).toThrow(/got 7$/);
+    expect(() => isPrime('7' as unknown as bigint)).toThrow(/got "7"$/);
   });
 });
 
@@ -156,7 +157,8 @@ describe('generatePrimes', () => {
       [{ bits: 40.5, count: 1, logN: 10 }, /^bits: /],
       [{ bits: 40, count: 0, logN: 10 }, /^count: .*got 0/],
       [{ bits: 40, count: 1, logN: 18 }, /^logN: .*got 18/],
-      [{ bits: 40, count: 1, logN: 10, exclude: [5] }, /^exclude\[0\]: expected a bigint, got number/],
+      [{ bits: 40, count: 1, logN: 10, exclude: [5] }, /^exclude\[0\]: expected a bigint, got 5$/],
+      [{ bits: 40, count: 1, logN: 10, exclude: [2n, null] }, /^exclude\[1\]: expected a bigint, got null$/],
       [{ bits: 40, count: 1, logN: 10, exclude: 5n }, /^exclude: expected an iterable of bigints \(an array or a Set\), got 5n$/],
       [{ bits: 40, count: 1, logN: 10, exclude: Object.create(null) }, /^exclude: expected an iterable of bigints \(an array or a Set\), got an object \(no prototype\)$/],
     ];

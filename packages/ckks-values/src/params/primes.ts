@@ -81,7 +81,7 @@ export function isPrime(n: bigint): boolean {
   if (typeof n !== 'bigint' || n < 0n || n >= TWO_64) {
     throw new CkksParameterError(
       'isPrime(n)',
-      `expected a bigint in [0, 2^64), got ${typeof n === 'bigint' ? n.toString() : typeof n}`,
+      `expected a bigint in [0, 2^64), got ${describeInput(n)}`,
     );
   }
   if (n < 2n) return false;
@@ -141,7 +141,7 @@ export function generatePrimes(options: PrimeGenerationOptions): bigint[] {
   let index = 0;
   for (const p of exclude as Iterable<unknown>) {
     if (typeof p !== 'bigint') {
-      throw new CkksParameterError(`exclude[${index}]`, `expected a bigint, got ${typeof p}`);
+      throw new CkksParameterError(`exclude[${index}]`, `expected a bigint, got ${describeInput(p)}`);
     }
     excluded.add(p);
     index += 1;

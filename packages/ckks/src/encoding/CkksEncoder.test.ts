@@ -268,7 +268,7 @@ describe('CkksEncoder: bad input', () => {
 
   it('refuses coefficient arrays of the wrong length or with non-finite values', () => {
     expectError(() => encoder.decodeFromCoefficients(new Float64Array(8), 1), /expected a Float64Array of N = 16 coefficients, got length 8/);
-    expectError(() => encoder.decodeFromCoefficients([1, 2] as unknown as Float64Array, 1), /got object/);
+    expectError(() => encoder.decodeFromCoefficients([1, 2] as unknown as Float64Array, 1), /got Array$/);
     const bad = new Float64Array(16);
     bad[11] = Number.NaN;
     expectError(() => encoder.decodeFromCoefficients(bad, 1), /coefficients\[11\] must be finite, got NaN/);

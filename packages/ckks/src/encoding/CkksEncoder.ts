@@ -188,7 +188,7 @@ export class CkksEncoder {
     if (!(coefficients instanceof Float64Array) || coefficients.length !== this.ringDegree) {
       throw new CkksEncodingError(
         `decodeFromCoefficients: expected a Float64Array of N = ${this.ringDegree} coefficients, got ${
-          coefficients instanceof Float64Array ? `length ${coefficients.length}` : typeof coefficients
+          coefficients instanceof Float64Array ? `length ${coefficients.length}` : describe(coefficients)
         }`,
       );
     }

@@ -85,7 +85,7 @@ describe('coefficientsToRns', () => {
     expect(() => coefficientsToRns(Float64Array.from([1, 2.5]), PRIMES)).toThrow(/coefficients\[1\] must be a finite integer, got 2.5/);
     expect(() => coefficientsToRns(Float64Array.from([Number.NaN]), PRIMES)).toThrow(CkksEncodingError);
     expect(() => coefficientsToRns(Float64Array.from([Infinity]), PRIMES)).toThrow(/got Infinity/);
-    expect(() => coefficientsToRns([1n, 2 as unknown as bigint], PRIMES)).toThrow(/coefficients\[1\] must be a bigint, got number/);
+    expect(() => coefficientsToRns([1n, 2 as unknown as bigint], PRIMES)).toThrow(/coefficients\[1\] must be a bigint, got number 2$/);
     expect(() => coefficientsToRns(new Float64Array(4), [])).toThrow(/non-empty array/);
     expect(() => coefficientsToRns(new Float64Array(4), [P40, 4n])).toThrow(/primes\[1\] must be an odd bigint modulus/);
     expect(() => coefficientsToRns(new Float64Array(4), [P40, 4n])).toThrow('got bigint 4');
@@ -231,6 +231,7 @@ describe('rnsToBigIntCoefficients', () => {
     expect([...rnsToCoefficients(residues, PRIMES, 2)]).toEqual(twoLimbs.map(Number));
     expect(() => rnsToBigIntCoefficients(residues, PRIMES, 5)).toThrow(/limbsToUse must be an integer in \[1, 4\], got 5/);
     expect(() => rnsToBigIntCoefficients(residues, PRIMES, '2' as unknown as number)).toThrow('limbsToUse must be an integer in [1, 4], got "2"');
+    expect(() => rnsToBigIntCoefficients([1n, 2n] as never, PRIMES)).toThrow('rnsToBigIntCoefficients: residues must be a BigUint64Array in [limbs, N] layout, got Array');
     expect(() => rnsToBigIntCoefficients(residues, undefined as never)).toThrow('rnsToBigIntCoefficients: primes must be a non-empty array of bigint, got undefined');
   });
 });

@@ -153,7 +153,7 @@ export function coefficientsToRns(coefficients: Float64Array | readonly bigint[]
   if (!(coefficients instanceof Float64Array)) {
     coefficients.forEach((c, i) => {
       if (typeof c !== 'bigint') {
-        throw new CkksEncodingError(`coefficientsToRns: coefficients[${i}] must be a bigint, got ${typeof c}`);
+        throw new CkksEncodingError(`coefficientsToRns: coefficients[${i}] must be a bigint, got ${describe(c)}`);
       }
     });
     primes.forEach((q, l) => {
@@ -182,7 +182,7 @@ export function coefficientsToRns(coefficients: Float64Array | readonly bigint[]
 /** @throws {CkksEncodingError} unless residues is a BigUint64Array of limbs·N entries, each below its prime. */
 function checkResidues(residues: BigUint64Array, primes: readonly bigint[], limbsToUse: number, where: string): number {
   if (!(residues instanceof BigUint64Array)) {
-    throw new CkksEncodingError(`${where}: residues must be a BigUint64Array in [limbs, N] layout, got ${typeof residues}`);
+    throw new CkksEncodingError(`${where}: residues must be a BigUint64Array in [limbs, N] layout, got ${describe(residues)}`);
   }
   if (residues.length === 0 || residues.length % primes.length !== 0) {
     throw new CkksEncodingError(

@@ -4,6 +4,7 @@
  * collection of tools/gpu/run-benchmarks.mjs (`{ "generated", "results": [{ "script", "result" }] }`).
  * Figures are recomputed from the raw results, so every chart uses the current reference table.
  */
+import { describeGiven } from '@fhelium/buffer';
 import { FHEliumError } from '@fhelium/signature';
 
 import { checkString } from '../argumentChecks.js';
@@ -44,7 +45,7 @@ function day(date: unknown): string | null {
  */
 export function loadBenchRun(json: unknown, source: string): BenchRun {
   checkString(source, 'loadBenchRun: source');
-  if (!isRecord(json)) throw new BenchFileError(`${source}: expected a JSON object of benchmark results, got ${Array.isArray(json) ? 'an array' : json === null ? 'null' : typeof json}`);
+  if (!isRecord(json)) throw new BenchFileError(`${source}: expected a JSON object of benchmark results, got ${describeGiven(json)}`);
   let figures: BenchFigure[];
   let machine: string | null;
   let date: string | null;

@@ -36,9 +36,9 @@ describe('loadBenchRun', () => {
 
   it('refuses JSON that is not benchmark output, saying what it expected', () => {
     expect(() => loadBenchRun([1, 2], 'a.json')).toThrow(BenchFileError);
-    expect(() => loadBenchRun([1, 2], 'a.json')).toThrow(/a\.json: expected a JSON object of benchmark results, got an array/);
+    expect(() => loadBenchRun([1, 2], 'a.json')).toThrow(/a\.json: expected a JSON object of benchmark results, got an array of length 2$/);
     expect(() => loadBenchRun(null, 'n.json')).toThrow(/n\.json: expected a JSON object of benchmark results, got null$/);
-    expect(() => loadBenchRun(42, 'x.json')).toThrow(/x\.json: expected a JSON object of benchmark results, got number$/);
+    expect(() => loadBenchRun(42, 'x.json')).toThrow(/x\.json: expected a JSON object of benchmark results, got 42 \(number\)$/);
     expect(() => loadBenchRun({ hello: 1 }, 'b.json')).toThrow(/b\.json: not benchmark JSON: expected a fhelium bench record/);
     expect(() => loadBenchRun({ format: 'fhelium-bench', suites: [] }, 'c.json')).toThrow(/c\.json: no benchmark figures found/);
   });
