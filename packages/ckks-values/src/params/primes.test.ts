@@ -169,6 +169,7 @@ describe('generatePrimes', () => {
 
   it('refuses options that are not an object or hold a key it does not take', () => {
     expect(() => generatePrimes(null as never)).toThrow(/^options: expected an options object \{ bits, count, logN, exclude\? \}, got null$/);
+    expect(() => generatePrimes(40 as never)).toThrow(/^options: expected an options object \{ bits, count, logN, exclude\? \}, got 40$/);
     expect(() => generatePrimes({ bits: 40, count: 1, logN: 10, excluded: [] } as never)).toThrow(
       new CkksParameterError('options', 'unknown option "excluded"; expected bits, count, logN, exclude'),
     );

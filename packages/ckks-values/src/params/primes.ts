@@ -125,7 +125,7 @@ const PRIME_GENERATION_OPTIONS: OptionKeys<PrimeGenerationOptions> = { bits: tru
  */
 export function generatePrimes(options: PrimeGenerationOptions): bigint[] {
   if (options === null || typeof options !== 'object') {
-    throw new CkksParameterError('options', `expected an options object { bits, count, logN, exclude? }, got ${options === null ? 'null' : typeof options}`);
+    throw new CkksParameterError('options', `expected an options object { bits, count, logN, exclude? }, got ${describeInput(options)}`);
   }
   const unknown = unknownOption(options, PRIME_GENERATION_OPTIONS);
   if (unknown !== null) throw new CkksParameterError('options', unknown);

@@ -76,7 +76,7 @@ describe('deserializeValue rejects', () => {
   it('malformed options, before the file is read, naming the option', () => {
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
       [{ type: {} }, 'type', /expected a value class such as Ciphertext or KeySwitchingKey, found an object/],
-      [{ type: 'Ciphertext' }, 'type', /found string/],
+      [{ type: 'Ciphertext' }, 'type', /found "Ciphertext"$/],
       [{ device: 'gpu' }, 'device', /expected 'cpu', 'cuda', 'cuda:N' or a Device: /],
       [{ allowSecret: 'yes' }, 'allowSecret', /expected a boolean, found "yes"/],
       // A foreign or misspelt key would otherwise be ignored: `expect` would check no type at all.
@@ -94,6 +94,10 @@ describe('deserializeValue rejects', () => {
       expect((thrown as CkksSerializationError).field, field).toBe(field);
       expect((thrown as Error).message, field).toMatch(message);
     }
+  });
+
+  it('bytes that are not a Uint8Array, by what they are', () => {
+    expect(() => deserializeValue(new ArrayBuffer(8) as never, { parameters })).toThrow(/^bytes: expected a Uint8Array, found an object \(ArrayBuffer\)$/);
   });
 
   it('a file shorter than the length prefix', () => {

@@ -81,7 +81,7 @@ export function checkDeserializeOptions(options: DeserializeOptions<CkksValue>):
   if (unknown !== null) throw new CkksSerializationError('options', unknown);
   const { type, device, allowSecret } = options;
   if (type !== undefined && (typeof type !== 'function' || typeof (type as { prototype?: unknown }).prototype !== 'object')) {
-    throw new CkksSerializationError('type', `expected a value class such as Ciphertext or KeySwitchingKey, found ${type === null ? 'null' : typeof type === 'object' ? 'an object' : typeof type}`);
+    throw new CkksSerializationError('type', `expected a value class such as Ciphertext or KeySwitchingKey, found ${describeInput(type)}`);
   }
   if (allowSecret !== undefined && typeof allowSecret !== 'boolean') {
     throw new CkksSerializationError('allowSecret', `expected a boolean, found ${describeInput(allowSecret)}`);

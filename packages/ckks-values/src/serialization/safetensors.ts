@@ -5,6 +5,7 @@
  * `[data_offsets[0], data_offsets[1])` relative to the payload start. The reader checks the whole
  * structure before returning anything: the tensors must tile the payload exactly.
  */
+import { describeInput } from '../describeInput.js';
 import { CkksSerializationError } from './errors.js';
 
 /** Bytes per element of the safetensors dtypes. */
@@ -130,7 +131,7 @@ function readEntry(name: string, raw: unknown, headerEnd: number): SafetensorsEn
  */
 export function decodeSafetensors(bytes: Uint8Array): SafetensorsFile {
   if (!(bytes instanceof Uint8Array)) {
-    throw new CkksSerializationError('bytes', `expected a Uint8Array, found ${bytes === null ? 'null' : typeof bytes}`);
+    throw new CkksSerializationError('bytes', `expected a Uint8Array, found ${describeInput(bytes)}`);
   }
   if (bytes.length < 8) {
     throw new CkksSerializationError('headerLength', `the file has ${bytes.length} bytes, fewer than the 8-byte header length (truncated)`, { offset: 0 });

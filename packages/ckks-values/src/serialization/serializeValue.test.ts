@@ -103,6 +103,7 @@ describe('serializeValue / deserializeValue', () => {
       new CkksSerializationError('options', 'unknown option "allowSecrets"; expected allowSecret'),
     );
     expect(() => serializeValue(live, null as never)).toThrow(/^options: expected an options object such as \{ allowSecret: true \}, found null$/);
+    expect(() => serializeValue(live, 'secret' as never)).toThrow(/^options: expected an options object such as \{ allowSecret: true \}, found "secret"$/);
   });
 
   it('refuses an unknown device', () => {

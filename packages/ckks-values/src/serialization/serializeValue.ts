@@ -31,7 +31,7 @@ export function serializeValue(value: CkksValue, options: SerializeOptions = {})
     throw new CkksSerializationError('value', `expected a CKKS value (Ciphertext, Plaintext or a key), found ${describeInput(value)}`);
   }
   if (options === null || typeof options !== 'object') {
-    throw new CkksSerializationError('options', `expected an options object such as { allowSecret: true }, found ${options === null ? 'null' : typeof options}`);
+    throw new CkksSerializationError('options', `expected an options object such as { allowSecret: true }, found ${describeInput(options)}`);
   }
   const unknown = unknownOption(options, SERIALIZE_OPTIONS);
   if (unknown !== null) throw new CkksSerializationError('options', unknown);

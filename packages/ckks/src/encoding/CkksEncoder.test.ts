@@ -249,6 +249,7 @@ describe('CkksEncoder: bad input', () => {
     expectError(() => encoder.encodeToCoefficients([{} as unknown as number], 2 ** 40), /values\[0\] must be a finite number, got Object$/);
     expectError(() => encoder.encodeToCoefficients([1n as unknown as number], 2 ** 40), /values\[0\] must be a finite number, got bigint 1$/);
     expectError(() => encoder.encodeToCoefficients(null as never, 2 ** 40), /values must be an array/);
+    expectError(() => encoder.encodeToCoefficients(7 as never, 2 ** 40), /values must be an array of numbers or \{ re, im \} arrays, got number 7$/);
   });
 
   it('refuses bad scales', () => {

@@ -114,7 +114,7 @@ export class CkksEncoder {
     const imagPart: ArrayLike<number> | null = complex ? values.im : null;
     if (realPart === null || typeof realPart !== 'object' || typeof realPart.length !== 'number') {
       throw new CkksEncodingError(
-        `${where}: values must be an array of numbers or { re, im } arrays, got ${realPart === null ? 'null' : typeof realPart}`,
+        `${where}: values must be an array of numbers or { re, im } arrays, got ${describe(realPart)}`,
       );
     }
     const count = realPart.length;

@@ -233,5 +233,6 @@ describe('rnsToBigIntCoefficients', () => {
     expect(() => rnsToBigIntCoefficients(residues, PRIMES, '2' as unknown as number)).toThrow('limbsToUse must be an integer in [1, 4], got "2"');
     expect(() => rnsToBigIntCoefficients([1n, 2n] as never, PRIMES)).toThrow('rnsToBigIntCoefficients: residues must be a BigUint64Array in [limbs, N] layout, got Array');
     expect(() => rnsToBigIntCoefficients(residues, undefined as never)).toThrow('rnsToBigIntCoefficients: primes must be a non-empty array of bigint, got undefined');
+    expect(() => rnsToBigIntCoefficients(residues, 'P' as never)).toThrow('rnsToBigIntCoefficients: primes must be a non-empty array of bigint, got "P"');
   });
 });

@@ -14,7 +14,7 @@ const HIGH = LITTLE_ENDIAN ? 1 : 0;
 /** @throws {CkksEncodingError} unless `primes` is a non-empty array of bigint moduli in (2, 2^64). */
 function checkModuli(primes: readonly bigint[], where: string): void {
   if (!Array.isArray(primes) || primes.length === 0) {
-    throw new CkksEncodingError(`${where}: primes must be a non-empty array of bigint, got ${Array.isArray(primes) ? 'an empty array' : typeof primes}`);
+    throw new CkksEncodingError(`${where}: primes must be a non-empty array of bigint, got ${Array.isArray(primes) ? 'an empty array' : describe(primes)}`);
   }
   primes.forEach((q, i) => {
     if (typeof q !== 'bigint' || q <= 2n || q >= TWO_64 || (q & 1n) === 0n) {
