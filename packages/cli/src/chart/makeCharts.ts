@@ -5,7 +5,7 @@
  */
 import { checkArray, checkNumber, checkNumberOrNull, checkOneOf, checkRecord, checkString } from '../argumentChecks.js';
 import type { BenchFigure } from '../bench/BenchFigure.js';
-import { groupedBarChart, type ChartSeries } from './groupedBarChart.js';
+import { drawGroupedBarChart, type ChartSeries } from './groupedBarChart.js';
 import type { BenchRun } from './loadBenchRun.js';
 
 /** One chart file. */
@@ -134,7 +134,7 @@ export function makeCharts(runs: readonly BenchRun[]): ChartFile[] {
       group: c.group,
       unit: c.unit,
       series: series.map((s) => s.label),
-      svg: groupedBarChart({ title, subtitle, unit: c.unit, series, groups }),
+      svg: drawGroupedBarChart({ title, subtitle, unit: c.unit, series, groups }),
     });
   }
   return files;
