@@ -12,6 +12,8 @@
  * option of that call replaced in turn, which reaches the checks of later arguments and options.
  */
 
+import { isThenable } from './isThenable.js';
+
 /** The messages of TypeErrors that JavaScript itself throws on a misused value. */
 const ENGINE_ERROR = new RegExp(
   [
@@ -168,10 +170,6 @@ export async function findArgumentCrashes(module: Readonly<Record<string, unknow
   }
   await Promise.all(pending);
   return [...crashes.values()];
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -10,6 +10,7 @@ import { resolveDevice, type DeviceLike } from './device.js';
 import { DisposedError, TensorArgumentError } from './errors.js';
 import { native, type NativeHandle } from './native.js';
 import { Event } from './event.js';
+import { isThenable } from './isThenable.js';
 import { checkOptionKeys, type OptionKeys } from './option-keys.js';
 
 const internal = Symbol('Stream.internal');
@@ -165,15 +166,6 @@ function cudaIndexOf(device: DeviceLike | undefined, where: string): number {
   const resolved = resolveDevice(device ?? 'cuda', where);
   if (resolved.index < 0) throw new TensorArgumentError(`${where}: streams exist on CUDA devices only, got 'cpu'`);
   return resolved.index;
-}
-
-/** Whether `value` looks like a Promise (a function returning one cannot keep a current stream). @internal */
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }
 
 /**
