@@ -14,8 +14,10 @@ const FILES = [
   'src/cuda-mul-accumulate.test.ts',
   'src/cuda-copy-tensors.test.ts',
   'src/cuda-argument-crashes.test.ts',
+  'src/storage.test.ts',
+  'src/bench.test.ts',
 ];
 
 describe('CUDA-gated tests on the fake-CUDA build (no GPU needed)', () => {
-  itOnFakeCuda('tensors, streams, graphs, the allocator and the faked kernels pass with CUDA required', path.resolve(import.meta.dirname, '..'), FILES);
+  itOnFakeCuda('tensors, streams, graphs, the allocator, storage, the bench helpers and the faked kernels pass with CUDA required', path.resolve(import.meta.dirname, '..'), FILES);
 });
