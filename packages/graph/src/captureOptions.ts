@@ -3,6 +3,8 @@
  */
 import { describeGiven } from '@fhelium/buffer';
 
+import { optionsObject } from './optionsObject.js';
+
 /**
  * Options of `CudaGraphProgram.capture`.
  *
@@ -40,7 +42,7 @@ export interface ParsedCaptureOptions {
   readonly checkInputLiveness: boolean;
 }
 
-const KNOWN = new Set(['exampleInputs', 'warmup', 'checkInputLiveness']);
+const KNOWN = ['exampleInputs', 'warmup', 'checkInputLiveness'];
 
 /**
  * Checks the option object of a capture.
@@ -53,15 +55,7 @@ const KNOWN = new Set(['exampleInputs', 'warmup', 'checkInputLiveness']);
  * @throws RangeError if `warmup` is not a non-negative safe integer.
  */
 export function parseCaptureOptions(options: unknown, where: string): ParsedCaptureOptions {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new TypeError(`${where}: options: expected an object such as { exampleInputs: [input], warmup: 3 }, found ${describeGiven(options)}`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) {
-      throw new TypeError(`${where}: options: unknown option ${JSON.stringify(key)}; expected exampleInputs, warmup or checkInputLiveness`);
-    }
-  }
-  const { exampleInputs, warmup = 3, checkInputLiveness = true } = options as Record<string, unknown>;
+  const { exampleInputs, warmup = 3, checkInputLiveness = true } = optionsObject(options, where, KNOWN, '{ exampleInputs: [input], warmup: 3 }');
   if (exampleInputs === undefined) {
     throw new TypeError(`${where}: options.exampleInputs: expected the array of the function's positional example arguments, found undefined (the option is required)`);
   }

@@ -6,6 +6,7 @@ import { CopyHandle, describeGiven } from '@fhelium/buffer';
 import { Event, Stream } from '@fhelium/cuda-native';
 
 import { CudaGraphInputError } from './CudaGraphInputError.js';
+import { optionsObject } from './optionsObject.js';
 
 /** Options of `CudaGraphProgram.replay`. */
 export interface ReplayOptions {
@@ -70,16 +71,6 @@ const DEFAULT_PREPARED: ParsedReplayPreparedOptions = Object.freeze({ copyOutput
 const NO_EVENTS: readonly Event[] = Object.freeze([]);
 const DEFAULT_COPY: ParsedCopyInputsOptions = Object.freeze({ stream: undefined, nonBlocking: true, waitFor: NO_EVENTS });
 
-function optionObject(options: unknown, where: string, known: readonly string[]): Record<string, unknown> {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new TypeError(`${where}: options: expected an object such as { ${known.join(', ')} }, found ${describeGiven(options)}`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw new TypeError(`${where}: options: unknown option ${JSON.stringify(key)}; expected ${known.join(', ')}`);
-  }
-  return options as Record<string, unknown>;
-}
-
 function flag(value: unknown, name: string, fallback: boolean, where: string): boolean {
   if (value === undefined) return fallback;
   if (typeof value !== 'boolean') throw new TypeError(`${where}: options.${name}: expected a boolean, found ${describeGiven(value)}`);
@@ -93,7 +84,7 @@ function flag(value: unknown, name: string, fallback: boolean, where: string): b
  */
 export function parseReplayOptions(options: unknown, where: string): ParsedReplayOptions {
   if (options === undefined) return DEFAULT_REPLAY;
-  const o = optionObject(options, where, ['copyOutput', 'synchronize']);
+  const o = optionsObject(options, where, ['copyOutput', 'synchronize']);
   return { copyOutput: flag(o.copyOutput, 'copyOutput', false, where), synchronize: flag(o.synchronize, 'synchronize', false, where) };
 }
 
@@ -106,7 +97,7 @@ export function parseReplayOptions(options: unknown, where: string): ParsedRepla
  */
 export function parseReplayPreparedOptions(options: unknown, where: string): ParsedReplayPreparedOptions {
   if (options === undefined) return DEFAULT_PREPARED;
-  const o = optionObject(options, where, ['copyHandle', 'copyOutput', 'synchronize']);
+  const o = optionsObject(options, where, ['copyHandle', 'copyOutput', 'synchronize']);
   const copyHandle = o.copyHandle;
   if (copyHandle !== undefined && !(copyHandle instanceof CopyHandle)) {
     throw new TypeError(`${where}: options.copyHandle: expected the CopyHandle returned by copyInputsFrom, found ${describeGiven(copyHandle)}`);
@@ -127,7 +118,7 @@ export function parseReplayPreparedOptions(options: unknown, where: string): Par
  */
 export function parseCopyInputsOptions(options: unknown, device: string, where: string): ParsedCopyInputsOptions {
   if (options === undefined) return DEFAULT_COPY;
-  const o = optionObject(options, where, ['stream', 'nonBlocking', 'waitFor']);
+  const o = optionsObject(options, where, ['stream', 'nonBlocking', 'waitFor']);
   const { stream, waitFor } = o;
   if (stream !== undefined) {
     if (!(stream instanceof Stream)) throw new TypeError(`${where}: options.stream: expected a Stream of @fhelium/cuda-native, found ${describeGiven(stream)}`);
