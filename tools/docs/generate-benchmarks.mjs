@@ -7,19 +7,39 @@
 //   - SVG files recorded beside a run's bench.json are copied to docs/public/charts/<run>/;
 //   - when the `fhelium` CLI is built (packages/cli with a `bin`), `fhelium chart <bench.json>
 //     --out <dir>` is run over each run's JSON files and the SVGs it writes are shown too.
+// The CPU records of reports/cpu/ (`fhelium bench --device cpu` against node-seal) follow in a
+// section of their own, newest first.
 // Without any run the page says so. A run whose JSON cannot be read is reported on the page and
 // on stderr, never dropped silently.
+//
+// Options (for trying the page out on other records, and for the tests): --reports DIR (GPU run
+// folders), --cpu-reports DIR (CPU records), --out FILE (the page), --charts DIR (chart folder,
+// emptied first).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-// --reports DIR reads runs from another folder (for trying the page out on other records).
-const reportsArg = process.argv.indexOf('--reports');
-const reportsDir = reportsArg >= 0 ? path.resolve(process.argv[reportsArg + 1]) : path.join(repoRoot, 'reports', 'gpu');
-const chartsDir = path.join(repoRoot, 'docs', 'public', 'charts');
-const pageFile = path.join(repoRoot, 'docs', 'benchmarks.md');
+/**
+ * The folder or file given after `flag`, resolved, or `fallback` when the flag is absent.
+ * @throws Error (and exits 2) when the flag is last, with no value after it.
+ */
+function pathOption(flag, fallback) {
+  const at = process.argv.indexOf(flag);
+  if (at < 0) return fallback;
+  const value = process.argv[at + 1];
+  if (value === undefined || value.startsWith('--')) {
+    console.error(`generate-benchmarks: ${flag} needs a path after it`);
+    process.exit(2);
+  }
+  return path.resolve(value);
+}
+
+const reportsDir = pathOption('--reports', path.join(repoRoot, 'reports', 'gpu'));
+const cpuReportsDir = pathOption('--cpu-reports', path.join(repoRoot, 'reports', 'cpu'));
+const chartsDir = pathOption('--charts', path.join(repoRoot, 'docs', 'public', 'charts'));
+const pageFile = pathOption('--out', path.join(repoRoot, 'docs', 'benchmarks.md'));
 
 /** The `fhelium` CLI entry point when packages/cli is built, else null. */
 function findCli() {
@@ -40,7 +60,8 @@ function formatNumber(n) {
   if (Number.isInteger(n)) return n.toLocaleString('en-US');
   const abs = Math.abs(n);
   if (abs !== 0 && (abs >= 1e6 || abs < 1e-3)) return n.toExponential(3);
-  return String(Number(n.toPrecision(4)));
+  // Grouped like the integers (21,010 beside 42,663), with every digit the rounding kept.
+  return Number(n.toPrecision(4)).toLocaleString('en-US', { maximumFractionDigits: 20 });
 }
 
 /** Leaves of a JSON object as [dotted path, value] pairs (arrays indexed). */
@@ -137,6 +158,25 @@ function runs() {
   return out;
 }
 
+/**
+ * The JSON files of reports/cpu/, newest (by name) first: each parsed, or with the parse error.
+ * Every JSON file there is a CPU benchmark record, so an unreadable one is reported, not skipped.
+ */
+function cpuRuns() {
+  if (!existsSync(cpuReportsDir)) return [];
+  return readdirSync(cpuReportsDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .reverse()
+    .map((file) => {
+      try {
+        return { file, data: JSON.parse(readFileSync(path.join(cpuReportsDir, file), 'utf8')) };
+      } catch (error) {
+        return { file, error: error.message };
+      }
+    });
+}
+
 /** A `fhelium bench` record: where it ran, suites that did not complete, and its figures beside their references. */
 function renderRecord(file, record) {
   const lines = [`### \`${escapeCell(file)}\`: fhelium bench on ${escapeCell(record.device ?? '?')}`, ''];
@@ -176,7 +216,7 @@ const lines = [
   `Figures recorded by the benchmark scripts on ${machine}, newest run first.`,
   'They are copied from each run\'s `bench.json` under `reports/gpu/` of the repository, with values',
   'rounded to four significant digits for display. Charts come from `fhelium chart` where it has',
-  'drawn them.',
+  'drawn them. The CPU runs, against node-seal, follow the GPU runs.',
   '',
 ];
 
@@ -224,6 +264,30 @@ for (const run of found) {
   }
 }
 
+const cpuRecords = cpuRuns();
+lines.push(
+  '## CPU runs',
+  '',
+  'Records of `fhelium bench --suite ckks --device cpu` on the 2-core development machine (the kind CI',
+  'runs on), against node-seal (reference figures below), newest first. They are copied from',
+  '`reports/cpu/` of the repository, whose README says what each run was for. The machine is shared',
+  'and its memory bandwidth swings by up to 2x over minutes: compare runs made back to back.',
+  '',
+);
+if (cpuRecords.length === 0) lines.push('No CPU run has been recorded yet.', '');
+for (const { file, data, error } of cpuRecords) {
+  if (error) {
+    problems.push(`reports/cpu/${file}: ${error}`);
+    lines.push(`::: danger Unreadable\n\`reports/cpu/${file}\` could not be read: ${escapeCell(error)}\n:::`, '');
+  } else if (data.format === 'fhelium-bench') {
+    lines.push(...renderRecord(file, data));
+  } else {
+    // The first records were one suite's raw result, before `fhelium bench` wrote its own format.
+    lines.push(`### \`${escapeCell(file)}\`: the ckks suite's result`, '');
+    lines.push(...renderResult({ result: data }).slice(2));
+  }
+}
+
 lines.push(
   '## Reference figures',
   '',
@@ -254,5 +318,5 @@ lines.push(
 );
 
 writeFileSync(pageFile, `${lines.join('\n')}\n`);
-console.log(`generate-benchmarks: ${found.length} run(s)${cli ? ', charts by fhelium chart' : ', fhelium CLI not built: tables only'}`);
+console.log(`generate-benchmarks: ${found.length} GPU run(s), ${cpuRecords.length} CPU record(s)${cli ? ', charts by fhelium chart' : ', fhelium CLI not built: tables only'}`);
 for (const p of problems) console.error(`generate-benchmarks: warning: ${p}`);

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // The docs project's test target: the API generator's own tests (node --test on a fixture
-// package), the code examples of the READMEs and pages compile and run as marked (examples.mjs,
-// with its own tests), every public export carries TSDoc (generate-api --check), the built site
-// has no broken internal link (check-links), and its home page and one API page render in
-// headless Chromium (browser-test). Runs every check even when one fails, prints one line per check and exits 1 if
-// any failed. Each check has a time limit, so the suite cannot hang.
+// package), the benchmarks page generator's tests, the code examples of the READMEs and pages
+// compile and run as marked (examples.mjs, with its own tests), every public export carries TSDoc
+// (generate-api --check), the built site has no broken internal link (check-links), and its home
+// page and one API page render in headless Chromium (browser-test). Runs every check even when one
+// fails, prints one line per check and exits 1 if any failed. Each check has a time limit, so the
+// suite cannot hang.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const checks = [
   ['generator tests', ['--test', path.join(here, 'generator.test.mjs')], 120_000],
+  ['benchmarks tests', ['--test', path.join(here, 'generate-benchmarks.test.mjs')], 120_000],
   ['examples tests', ['--test', path.join(here, 'examples.test.mjs')], 120_000],
   ['code examples', ['examples.mjs'], 300_000],
   ['TSDoc coverage', ['generate-api.mjs', '--check'], 120_000],
