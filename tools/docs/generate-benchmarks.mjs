@@ -22,8 +22,9 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /**
- * The folder or file given after `flag`, resolved, or `fallback` when the flag is absent.
- * @throws Error (and exits 2) when the flag is last, with no value after it.
+ * The folder or file given after `flag`, resolved, or `fallback` when the flag is absent. When the
+ * flag has no path after it, this says so on stderr and exits with status 2, before anything is
+ * written or emptied.
  */
 function pathOption(flag, fallback) {
   const at = process.argv.indexOf(flag);
