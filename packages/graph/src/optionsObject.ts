@@ -15,9 +15,11 @@ import { describeGiven } from '@fhelium/buffer';
  * @throws TypeError if `options` is not an object (null, an array, a number…) or has an unknown
  *   key; the message names the unknown key and the known ones.
  */
-export function optionsObject(options: unknown, where: string, known: readonly string[], example = `{ ${known.join(', ')} }`): Record<string, unknown> {
+export function optionsObject(options: unknown, where: string, known: readonly string[], example?: string): Record<string, unknown> {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new TypeError(`${where}: options: expected an object such as ${example}, found ${describeGiven(options)}`);
+    // The default example is built here, not as a parameter default: replay() calls this on every
+    // call that passes options, and only a refusal needs the text.
+    throw new TypeError(`${where}: options: expected an object such as ${example ?? `{ ${known.join(', ')} }`}, found ${describeGiven(options)}`);
   }
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) throw new TypeError(`${where}: options: unknown option ${JSON.stringify(key)}; expected ${listChoices(known)}`);
