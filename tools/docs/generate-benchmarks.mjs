@@ -223,6 +223,12 @@ const lines = [
 
 if (found.length === 0) lines.push('No benchmark run has been recorded yet.', '');
 const problems = [];
+
+/** The page's lines for a record that could not be read; the problem also goes to stderr at the end. */
+function unreadable(file, error) {
+  problems.push(`${file}: ${error}`);
+  return [`::: danger Unreadable\n\`${file}\` could not be read: ${escapeCell(error)}\n:::`, ''];
+}
 for (const run of found) {
   lines.push(`## Run ${run.name}`, '');
   if (allGpus.length > 1) {
@@ -254,8 +260,7 @@ for (const run of found) {
   }
   for (const { file, data, error } of run.files) {
     if (error) {
-      problems.push(`reports/gpu/${run.name}/${file}: ${error}`);
-      lines.push(`::: danger Unreadable\n\`reports/gpu/${run.name}/${file}\` could not be read: ${escapeCell(error)}\n:::`, '');
+      lines.push(...unreadable(`reports/gpu/${run.name}/${file}`, error));
     } else if (data.format === 'fhelium-bench') {
       lines.push(...renderRecord(file, data));
     } else {
@@ -278,8 +283,7 @@ lines.push(
 if (cpuRecords.length === 0) lines.push('No CPU run has been recorded yet.', '');
 for (const { file, data, error } of cpuRecords) {
   if (error) {
-    problems.push(`reports/cpu/${file}: ${error}`);
-    lines.push(`::: danger Unreadable\n\`reports/cpu/${file}\` could not be read: ${escapeCell(error)}\n:::`, '');
+    lines.push(...unreadable(`reports/cpu/${file}`, error));
   } else if (data.format === 'fhelium-bench') {
     lines.push(...renderRecord(file, data));
   } else {
