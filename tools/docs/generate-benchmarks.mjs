@@ -132,6 +132,15 @@ function orList(items) {
   return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
 }
 
+/** A JSON file parsed as `{ data }`, or `{ error }` with the reason it could not be read or parsed. */
+function readJson(file) {
+  try {
+    return { data: JSON.parse(readFileSync(file, 'utf8')) };
+  } catch (error) {
+    return { error: error.message };
+  }
+}
+
 /**
  * Run folders under reports/gpu/ holding benchmark JSON, newest (by name) first, with their files
  * and the GPUs their readable files name (sorted, without repeats).
@@ -144,15 +153,13 @@ function runs() {
     if (!statSync(dir).isDirectory()) continue;
     const files = [];
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
-      let data;
-      try {
-        data = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
-      } catch (error) {
-        // Only bench.json is known to be benchmark output; other unreadable JSON is not ours to judge.
-        if (file === 'bench.json') files.push({ file, error: error.message });
-        continue;
+      const { data, error } = readJson(path.join(dir, file));
+      // Only bench.json is known to be benchmark output; other unreadable JSON is not ours to judge.
+      if (error !== undefined) {
+        if (file === 'bench.json') files.push({ file, error });
+      } else if (isBenchJson(data)) {
+        files.push({ file, data });
       }
-      if (isBenchJson(data)) files.push({ file, data });
     }
     if (files.length > 0) out.push({ name, files, gpus: [...new Set(files.flatMap((f) => (f.data ? gpusOf(f.data) : [])))].sort() });
   }
@@ -169,13 +176,7 @@ function cpuRuns() {
     .filter((f) => f.endsWith('.json'))
     .sort()
     .reverse()
-    .map((file) => {
-      try {
-        return { file, data: JSON.parse(readFileSync(path.join(cpuReportsDir, file), 'utf8')) };
-      } catch (error) {
-        return { file, error: error.message };
-      }
-    });
+    .map((file) => ({ file, ...readJson(path.join(cpuReportsDir, file)) }));
 }
 
 /** A `fhelium bench` record: where it ran, suites that did not complete, and its figures beside their references. */
