@@ -42,7 +42,7 @@ export interface ParsedCaptureOptions {
   readonly checkInputLiveness: boolean;
 }
 
-const KNOWN = ['exampleInputs', 'warmup', 'checkInputLiveness'];
+const KNOWN: readonly string[] = Object.freeze(['exampleInputs', 'warmup', 'checkInputLiveness']);
 
 /**
  * Checks the option object of a capture.

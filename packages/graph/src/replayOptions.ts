@@ -71,6 +71,11 @@ const DEFAULT_PREPARED: ParsedReplayPreparedOptions = Object.freeze({ copyOutput
 const NO_EVENTS: readonly Event[] = Object.freeze([]);
 const DEFAULT_COPY: ParsedCopyInputsOptions = Object.freeze({ stream: undefined, nonBlocking: true, waitFor: NO_EVENTS });
 
+// The keys each method accepts, built once rather than on every call of the hot replay paths.
+const REPLAY_KEYS: readonly string[] = Object.freeze(['copyOutput', 'synchronize']);
+const PREPARED_KEYS: readonly string[] = Object.freeze(['copyHandle', 'copyOutput', 'synchronize']);
+const COPY_KEYS: readonly string[] = Object.freeze(['stream', 'nonBlocking', 'waitFor']);
+
 function flag(value: unknown, name: string, fallback: boolean, where: string): boolean {
   if (value === undefined) return fallback;
   if (typeof value !== 'boolean') throw new TypeError(`${where}: options.${name}: expected a boolean, found ${describeGiven(value)}`);
@@ -84,7 +89,7 @@ function flag(value: unknown, name: string, fallback: boolean, where: string): b
  */
 export function parseReplayOptions(options: unknown, where: string): ParsedReplayOptions {
   if (options === undefined) return DEFAULT_REPLAY;
-  const o = optionsObject(options, where, ['copyOutput', 'synchronize']);
+  const o = optionsObject(options, where, REPLAY_KEYS);
   return { copyOutput: flag(o.copyOutput, 'copyOutput', false, where), synchronize: flag(o.synchronize, 'synchronize', false, where) };
 }
 
@@ -97,7 +102,7 @@ export function parseReplayOptions(options: unknown, where: string): ParsedRepla
  */
 export function parseReplayPreparedOptions(options: unknown, where: string): ParsedReplayPreparedOptions {
   if (options === undefined) return DEFAULT_PREPARED;
-  const o = optionsObject(options, where, ['copyHandle', 'copyOutput', 'synchronize']);
+  const o = optionsObject(options, where, PREPARED_KEYS);
   const copyHandle = o.copyHandle;
   if (copyHandle !== undefined && !(copyHandle instanceof CopyHandle)) {
     throw new TypeError(`${where}: options.copyHandle: expected the CopyHandle returned by copyInputsFrom, found ${describeGiven(copyHandle)}`);
@@ -118,7 +123,7 @@ export function parseReplayPreparedOptions(options: unknown, where: string): Par
  */
 export function parseCopyInputsOptions(options: unknown, device: string, where: string): ParsedCopyInputsOptions {
   if (options === undefined) return DEFAULT_COPY;
-  const o = optionsObject(options, where, ['stream', 'nonBlocking', 'waitFor']);
+  const o = optionsObject(options, where, COPY_KEYS);
   const { stream, waitFor } = o;
   if (stream !== undefined) {
     if (!(stream instanceof Stream)) throw new TypeError(`${where}: options.stream: expected a Stream of @fhelium/cuda-native, found ${describeGiven(stream)}`);
