@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes docs/benchmarks.md from the recorded benchmark runs, newest first: every JSON file of a
+// Writes the benchmarks pages from the recorded benchmark runs: every JSON file of a
 // reports/gpu/<run>/ folder that is benchmark output (bench.json, the collection tools/gpu/record.mjs
 // files, or a `fhelium bench` record, format "fhelium-bench") as tables, exactly as measured
 // (nothing is computed but the display rounding to 4 significant digits; a record's reference and
@@ -7,14 +7,16 @@
 //   - SVG files recorded beside a run's bench.json are copied to docs/public/charts/<run>/;
 //   - when the `fhelium` CLI is built (packages/cli with a `bin`), `fhelium chart <bench.json>
 //     --out <dir>` is run over each run's JSON files and the SVGs it writes are shown too.
-// The CPU records of reports/cpu/ (`fhelium bench --device cpu` against node-seal) follow in a
-// section of their own, newest first.
-// Without any run the page says so. A run whose JSON cannot be read is reported on the page and
-// on stderr, never dropped silently.
+// Each GPU run gets a page of its own, docs/benchmarks/<run>.md; docs/benchmarks.md lists the runs
+// newest first, then the CPU records of reports/cpu/ (`fhelium bench --device cpu` against
+// node-seal), newest first, then the reference figures. One page per run keeps every page small:
+// with all runs on one page (900 KB at 111 runs) the site's bundler overflowed its stack.
+// Without any run the page says so. A run whose JSON cannot be read is reported on its page, in the
+// list and on stderr, never dropped silently.
 //
-// Options (for trying the page out on other records, and for the tests): --reports DIR (GPU run
-// folders), --cpu-reports DIR (CPU records), --out FILE (the page), --charts DIR (chart folder,
-// emptied first).
+// Options (for trying the pages out on other records, and for the tests): --reports DIR (GPU run
+// folders), --cpu-reports DIR (CPU records), --out FILE (the list page; the run pages go to the
+// folder of the same name without `.md`, emptied first), --charts DIR (chart folder, emptied first).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -41,6 +43,12 @@ const reportsDir = pathOption('--reports', path.join(repoRoot, 'reports', 'gpu')
 const cpuReportsDir = pathOption('--cpu-reports', path.join(repoRoot, 'reports', 'cpu'));
 const chartsDir = pathOption('--charts', path.join(repoRoot, 'docs', 'public', 'charts'));
 const pageFile = pathOption('--out', path.join(repoRoot, 'docs', 'benchmarks.md'));
+/** The run pages' folder: the list page's path without `.md` (docs/benchmarks/ beside docs/benchmarks.md). */
+const runPagesDir = pageFile.replace(/\.md$/, '');
+if (runPagesDir === pageFile) {
+  console.error(`generate-benchmarks: --out must name a .md file, found ${pageFile}`);
+  process.exit(2);
+}
 
 /** The `fhelium` CLI entry point when packages/cli is built, else null. */
 function findCli() {
@@ -203,6 +211,7 @@ function renderRecord(file, record) {
 
 const cli = findCli();
 rmSync(chartsDir, { recursive: true, force: true });
+rmSync(runPagesDir, { recursive: true, force: true });
 const found = runs();
 // The GPU comes from the records themselves: the device lease has not always given the same card.
 const allGpus = [...new Set(found.flatMap((run) => run.gpus))].sort();
@@ -211,18 +220,20 @@ const machine =
     ? 'the GPU machine'
     : allGpus.length === 1
       ? `the GPU machine (one ${escapeCell(allGpus[0])})`
-      : `the GPU machine (one GPU per run: ${escapeCell(orList(allGpus))}, named under each run)`;
+      : `the GPU machine (one GPU per run: ${escapeCell(orList(allGpus))})`;
+const pageName = path.basename(pageFile);
+const runPagesName = path.basename(runPagesDir);
 const lines = [
   '# Benchmarks',
   '',
-  `Figures recorded by the benchmark scripts on ${machine}, newest run first.`,
-  'They are copied from each run\'s `bench.json` under `reports/gpu/` of the repository, with values',
-  'rounded to four significant digits for display. Charts come from `fhelium chart` where it has',
-  'drawn them. The CPU runs, against node-seal, follow the GPU runs.',
+  `Figures recorded by the benchmark scripts on ${machine}.`,
+  'Each run has a page of its own, listed below newest first. The figures are copied from each run\'s',
+  '`bench.json` under `reports/gpu/` of the repository, with values rounded to four significant digits',
+  'for display. Charts come from `fhelium chart` where it has drawn them. The CPU runs, against',
+  'node-seal, follow the list.',
   '',
 ];
 
-if (found.length === 0) lines.push('No benchmark run has been recorded yet.', '');
 const problems = [];
 
 /** The page's lines for a record that could not be read; the problem also goes to stderr at the end. */
@@ -230,12 +241,9 @@ function unreadable(file, error) {
   problems.push(`${file}: ${error}`);
   return [`::: danger Unreadable\n\`${file}\` could not be read: ${escapeCell(error)}\n:::`, ''];
 }
-for (const run of found) {
-  lines.push(`## Run ${run.name}`, '');
-  if (allGpus.length > 1) {
-    lines.push(run.gpus.length > 0 ? `On ${escapeCell(orList(run.gpus))}.` : 'The run\'s records name no GPU.', '');
-  }
-  const runDir = path.join(reportsDir, run.name);
+
+/** Copies a run's recorded SVGs and has `fhelium chart` draw its figures; returns the charts to show. */
+function chartRun(run, runDir) {
   const runCharts = path.join(chartsDir, run.name);
   for (const svg of readdirSync(runDir).filter((f) => f.endsWith('.svg'))) {
     mkdirSync(runCharts, { recursive: true });
@@ -255,20 +263,44 @@ for (const run of found) {
       }
     }
   }
-  for (const chart of chartsIn(runCharts)) {
+  return chartsIn(runCharts);
+}
+
+/** Writes `<run>.md`: the run's GPU, charts and records. */
+function writeRunPage(run) {
+  const runDir = path.join(reportsDir, run.name);
+  const page = [`# Run ${run.name}`, '', `[All benchmark runs](../${pageName})`, ''];
+  page.push(run.gpus.length > 0 ? `On ${escapeCell(orList(run.gpus))}.` : 'The run\'s records name no GPU.', '');
+  for (const chart of chartRun(run, runDir)) {
     // The SVG carries its own title and legend; the alt text repeats the title for screen readers.
-    lines.push(`![${escapeCell(chart.title)}${chart.unit ? ` (${escapeCell(chart.unit)})` : ''}](/charts/${run.name}/${chart.file})`, '');
+    page.push(`![${escapeCell(chart.title)}${chart.unit ? ` (${escapeCell(chart.unit)})` : ''}](/charts/${run.name}/${chart.file})`, '');
   }
   for (const { file, data, error } of run.files) {
     if (error) {
-      lines.push(...unreadable(`reports/gpu/${run.name}/${file}`, error));
+      page.push(...unreadable(`reports/gpu/${run.name}/${file}`, error));
     } else if (data.format === 'fhelium-bench') {
-      lines.push(...renderRecord(file, data));
+      page.push(...renderRecord(file, data));
     } else {
-      if (data.generated) lines.push(`\`${escapeCell(file)}\`, recorded ${escapeCell(data.generated)}.`, '');
-      for (const entry of data.results) lines.push(...renderResult(entry));
+      if (data.generated) page.push(`\`${escapeCell(file)}\`, recorded ${escapeCell(data.generated)}.`, '');
+      for (const entry of data.results) page.push(...renderResult(entry));
     }
   }
+  writeFileSync(path.join(runPagesDir, `${run.name}.md`), `${page.join('\n')}\n`);
+}
+
+lines.push('## GPU runs', '');
+if (found.length === 0) {
+  lines.push('No benchmark run has been recorded yet.', '');
+} else {
+  mkdirSync(runPagesDir, { recursive: true });
+  lines.push('| run | GPU | records |', '|---|---|---|');
+  for (const run of found) {
+    writeRunPage(run);
+    const unreadableCount = run.files.filter((f) => f.error).length;
+    const records = run.files.map((f) => `\`${escapeCell(f.file)}\``).join(', ') + (unreadableCount > 0 ? ` (${unreadableCount} unreadable)` : '');
+    lines.push(`| [${escapeCell(run.name)}](./${runPagesName}/${encodeURIComponent(run.name)}.md) | ${run.gpus.length > 0 ? escapeCell(orList(run.gpus)) : '—'} | ${records} |`);
+  }
+  lines.push('');
 }
 
 const cpuRecords = cpuRuns();
