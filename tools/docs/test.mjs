@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The docs project's test target: the API generator's own tests (node --test on a fixture
-// package), the benchmarks page generator's tests, the code examples of the READMEs and pages
+// package), the benchmarks pages generator's tests, the code examples of the READMEs and pages
 // compile and run as marked (examples.mjs, with its own tests), every public export carries TSDoc
 // (generate-api --check), the built site has no broken internal link (check-links), and its home
 // page and one API page render in headless Chromium (browser-test). Runs every check even when one
