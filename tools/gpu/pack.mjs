@@ -2,20 +2,25 @@
 // Packs what the GPU machine needs into `.gpu/` (ignored by git), so that one device call can run
 // the whole test suite and the benchmarks there. The GPU machine has CUDA but no Node.js and no
 // network; the working tree travels by itself, so only ignored things are packed:
-//   .gpu/node.xz              this machine's `node` binary, xz-compressed
+//   .gpu/node.xz              this machine's `node` binary without its symbols (`strip`), xz-compressed
 //   .gpu/node_modules.tar.xz  the runtime closure of the test tools (vitest, fast-check), of
 //                             typescript and @types/node (the documentation examples are
 //                             type-checked before they run) and the workspace links, not the build
-//                             tools (nx, cmake-js)
+//                             tools (nx, cmake-js) nor TypeScript's command-line compiler
 //   .gpu/build.tar.xz         every package's dist/, the native addon built here with CUDA and the
 //                             kernels' GPU self-test
-//   .gpu/repo.tar.xz          the committed tree (git archive HEAD) with its commit id, so the GPU
-//                             runs exactly what was built, whatever the working tree holds then
+//   .gpu/repo.tar.xz          the committed tree (git archive HEAD) without reports/, with its commit
+//                             id, so the GPU runs exactly what was built, whatever the working tree
+//                             holds then
+// Everything that travels counts against the device tool's 64 MiB: the tracked tree (reports/ holds
+// most of it) and .gpu/ together. Hence the stripped node, the tree packed without the past reports
+// (nothing there reads them) and TypeScript without `tsc` (the examples use its API).
 // Then, with the device tool: run `bash tools/gpu/remote.sh` with carry ['.gpu'] (see README).
 //
 // Usage: node tools/gpu/pack.mjs [--skip-build]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, lstatSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,6 +33,12 @@ const say = (msg) => console.log(`[gpu:pack] ${msg}`);
 
 /** Test-time packages whose dependency closure must travel (tools/docs/examples.mjs needs the last two). */
 const RUNTIME_ROOTS = ['vitest', 'fast-check', 'typescript', '@types/node'];
+
+/** Files of that closure nothing there runs: TypeScript's `tsc` program (6 MB; the examples use its API). */
+const UNUSED_FILES = ['node_modules/typescript/lib/_tsc.js'];
+
+/** Folders of the committed tree that the GPU machine does not need: the records of past runs. */
+const TREE_EXCLUDES = ['reports'];
 
 function run(cmd, args, opts = {}) {
   execFileSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
@@ -86,12 +97,19 @@ function main() {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
 
-  say('compressing node');
-  xzCompress(process.execPath, join(out, 'node.xz'));
+  say('compressing node without its symbols');
+  const stripped = join(tmpdir(), `fhelium-node-${process.pid}`);
+  try {
+    run('cp', [process.execPath, stripped]);
+    run('strip', [stripped]);
+    xzCompress(stripped, join(out, 'node.xz'));
+  } finally {
+    rmSync(stripped, { force: true });
+  }
 
   const modules = [...closure(RUNTIME_ROOTS), ...workspaceLinks(), 'node_modules/.bin'];
   say(`packing ${modules.length} node_modules entries`);
-  run('tar', ['-cJf', join(out, 'node_modules.tar.xz'), ...modules]);
+  run('tar', ['-cJf', join(out, 'node_modules.tar.xz'), ...UNUSED_FILES.map((file) => `--exclude=${file}`), ...modules]);
 
   const builds = readdirSync(join(root, 'packages'))
     .map((name) => `packages/${name}/dist`)
@@ -106,8 +124,12 @@ function main() {
   run('tar', ['-cJf', join(out, 'build.tar.xz'), ...builds]);
 
   const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-  say(`packing the committed tree at ${commit.slice(0, 10)}`);
-  execFileSync('sh', ['-c', `git archive --format=tar HEAD | xz -T2 -6 > "${join(out, 'repo.tar.xz')}"`], { cwd: root, stdio: 'inherit' });
+  say(`packing the committed tree at ${commit.slice(0, 10)}, without ${TREE_EXCLUDES.join(', ')}`);
+  const excludes = TREE_EXCLUDES.map((dir) => `':(exclude)${dir}'`).join(' ');
+  execFileSync('sh', ['-c', `git archive --format=tar HEAD -- . ${excludes} | xz -T2 -6 > "${join(out, 'repo.tar.xz')}"`], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   execFileSync('sh', ['-c', `printf '%s\n' "${commit}" > "${join(out, 'COMMIT')}"`]);
 
   for (const file of readdirSync(out)) say(`${file}: ${mib(statSync(join(out, file)).size)}`);
