@@ -101,7 +101,12 @@ function main() {
   const stripped = join(tmpdir(), `fhelium-node-${process.pid}`);
   try {
     run('cp', [process.execPath, stripped]);
-    run('strip', [stripped]);
+    try {
+      run('strip', [stripped]);
+    } catch (error) {
+      if (error.code === 'ENOENT') throw new Error('`strip` (binutils) is needed to pack node without its symbols; install binutils');
+      throw error;
+    }
     xzCompress(stripped, join(out, 'node.xz'));
   } finally {
     rmSync(stripped, { force: true });
