@@ -1,6 +1,7 @@
 // Tests of the benchmarks pages generator (generate-benchmarks.mjs) on records written here: the
 // GPU runs (a page each, listed newest first), the CPU section (newest first, old raw results,
-// unreadable files reported) and the number display. Run with `node --test`; nothing outside a temporary folder is written.
+// unreadable files reported) and the number display. Run with `node --test`; nothing outside a
+// temporary folder is written.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

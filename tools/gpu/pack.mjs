@@ -6,20 +6,20 @@
 //   .gpu/node_modules.tar.xz  the runtime closure of the test tools (vitest, fast-check), of
 //                             typescript and @types/node (the documentation examples are
 //                             type-checked before they run) and the workspace links, not the build
-//                             tools (nx, cmake-js) nor TypeScript's command-line compiler
+//                             tools (nx, cmake-js)
 //   .gpu/build.tar.xz         every package's dist/, the native addon built here with CUDA and the
 //                             kernels' GPU self-test
 //   .gpu/repo.tar.xz          the committed tree (git archive HEAD) without reports/, with its commit
 //                             id, so the GPU runs exactly what was built, whatever the working tree
 //                             holds then
 // Everything that travels counts against the device tool's 64 MiB: the tracked tree (reports/ holds
-// most of it) and .gpu/ together. Hence the stripped node, the tree packed without the past reports
-// (nothing there reads them) and TypeScript without `tsc` (the examples use its API).
+// most of it) and .gpu/ together. Hence the stripped node and the tree packed without the past
+// reports (nothing there reads them).
 // Then, with the device tool: run `bash tools/gpu/remote.sh` with carry ['.gpu'] (see README).
 //
 // Usage: node tools/gpu/pack.mjs [--skip-build]
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, lstatSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, lstatSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,9 +33,6 @@ const say = (msg) => console.log(`[gpu:pack] ${msg}`);
 
 /** Test-time packages whose dependency closure must travel (tools/docs/examples.mjs needs the last two). */
 const RUNTIME_ROOTS = ['vitest', 'fast-check', 'typescript', '@types/node'];
-
-/** Files of that closure nothing there runs: TypeScript's `tsc` program (6 MB; the examples use its API). */
-const UNUSED_FILES = ['node_modules/typescript/lib/_tsc.js'];
 
 /** Folders of the committed tree that the GPU machine does not need: the records of past runs. */
 const TREE_EXCLUDES = ['reports'];
@@ -100,7 +97,7 @@ function main() {
   say('compressing node without its symbols');
   const stripped = join(tmpdir(), `fhelium-node-${process.pid}`);
   try {
-    run('cp', [process.execPath, stripped]);
+    copyFileSync(process.execPath, stripped);
     try {
       run('strip', [stripped]);
     } catch (error) {
@@ -114,7 +111,7 @@ function main() {
 
   const modules = [...closure(RUNTIME_ROOTS), ...workspaceLinks(), 'node_modules/.bin'];
   say(`packing ${modules.length} node_modules entries`);
-  run('tar', ['-cJf', join(out, 'node_modules.tar.xz'), ...UNUSED_FILES.map((file) => `--exclude=${file}`), ...modules]);
+  run('tar', ['-cJf', join(out, 'node_modules.tar.xz'), ...modules]);
 
   const builds = readdirSync(join(root, 'packages'))
     .map((name) => `packages/${name}/dist`)
