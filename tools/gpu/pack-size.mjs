@@ -7,6 +7,12 @@ import { basename, dirname, join } from 'node:path';
 /** The device tool's limit on carried paths and the working tree together, in MiB. */
 export const CARRY_LIMIT_MIB = 64;
 
+/**
+ * What a pack should leave under that limit, in MiB: the device tool refused a call at 62.5 MiB by
+ * this file's count (2026-12-07), so it counts more than file bytes (file system blocks, or .git).
+ */
+const SPARE_MIB = 4;
+
 /** `bytes` in MiB with one decimal, e.g. `12.3 MiB`. */
 export function mib(bytes) {
   return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
@@ -40,13 +46,13 @@ export function trackedBytes(root) {
 
 /**
  * The closing line of a pack: what `dir` (a folder in the repository's root) holds, and with the
- * tracked tree, against the carry limit. The device tool refused a call at 62.5 MiB by this count
- * (2026-12-07), so it counts more than these bytes (file system blocks, or .git): keep a margin.
+ * tracked tree, against the carry limit; it warns when less than `SPARE_MIB` is left.
  */
 export function packTotalLine(dir) {
   const pack = treeBytes(dir);
   const tree = trackedBytes(dirname(dir));
   const total = pack + tree;
-  const warning = total > (CARRY_LIMIT_MIB - 4) * 2 ** 20 ? '; under 4 MiB to spare, the device tool may refuse it' : '';
+  const warning =
+    total > (CARRY_LIMIT_MIB - SPARE_MIB) * 2 ** 20 ? `; under ${SPARE_MIB} MiB to spare, the device tool may refuse it` : '';
   return `${basename(dir)}/ holds ${mib(pack)}, with the tracked tree (${mib(tree)}) ${mib(total)} of the ${CARRY_LIMIT_MIB} MiB the device tool carries${warning}`;
 }
